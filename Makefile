@@ -1,0 +1,46 @@
+# Benchy: `make run` builds everything and compiles the paper's invoice example;
+# `make test` runs every check CI runs.
+
+GO      ?= go
+BIN     := bin/benchy
+WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
+PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/...
+EXAMPLE := assets/examples/invoices/benchmark.yaml
+
+.PHONY: all build run test test-native test-wasm lint bench bench-wasm fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/benchy
+
+run: build
+	$(BIN) validate $(EXAMPLE)
+	$(BIN) compile --pretty $(EXAMPLE)
+	@echo "IR hash: $$($(BIN) compile --hash $(EXAMPLE))"
+
+test: lint test-native test-wasm
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+test-native:
+	$(GO) test ./...
+
+# The pure packages again, compiled to WebAssembly and run under Node: the same golden files
+# must come out byte for byte.
+test-wasm:
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(PURE)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./compiler/
+
+bench-wasm:
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Fields/1000$$' -benchmem ./compiler/
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 60s ./compiler/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,248 @@
+package compiler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/ontology"
+)
+
+// Top-level keys, in canonical order (Appendix A.1).
+var rootKeys = []string{"version", "ontology_version", "benchmark", "program", "scoring", "data", "ai-system"}
+
+// model is what the validate stage hands to lower: every part checked.
+type model struct {
+	version, ontologyVersion string
+	task, domain             string
+	language                 ir.Language
+	input, output            []*field
+	weights                  map[string]float64 // by weightKey(path)
+	dataPath                 string
+	system                   ir.AISystem
+}
+
+// checker is the validate stage. It walks the node tree in document order and collects
+// every independent problem.
+type checker struct {
+	lookup func(version string) (*ontology.Registry, bool)
+	reg    *ontology.Registry // nil when ontology_version is unsupported
+	diags  diag.List
+	// form of benchmark.language, known even when its codes are not: the task rules need it.
+	langForm langForm
+	// whether program.input and program.output are fully valid.
+	inputOK, outputOK bool
+	m                 model
+}
+
+type langForm int
+
+const (
+	langUnknown langForm = iota
+	langCode
+	langPair
+)
+
+// at is a position in the source.
+type at struct{ line, col int }
+
+func (n *node) at() at { return at{n.line, n.col} }
+func (p *pair) at() at { return at{p.line, p.col} }
+func join(path []string, key ...string) []string {
+	return append(path[:len(path):len(path)], key...)
+}
+
+func (c *checker) report(code diag.Code, path []string, where at, suggestion, format string, args ...any) {
+	if path == nil {
+		path = []string{}
+	}
+	c.diags = append(c.diags, diag.Diagnostic{
+		Phase: diag.PhaseValidate, Code: code, Path: path,
+		Message: fmt.Sprintf(format, args...), Line: where.line, Column: where.col,
+		Suggestion: suggestion,
+	})
+}
+
+// check validates the whole document.
+func (c *checker) check(root *node) {
+	if root.kind != kindMap {
+		c.report(diag.InvalidValue, nil, root.at(), "",
+			"a benchmark is a mapping with the keys %s; found %s", strings.Join(rootKeys, ", "), root.describe())
+		return
+	}
+	c.keys(root, nil, root.at(), rootKeys, rootKeys)
+	if v, p := root.get("version"); p != nil {
+		c.m.version = c.versionValue(v, []string{"version"}, diag.UnsupportedVersion, ir.SpecVersion)
+	}
+	if v, p := root.get("ontology_version"); p != nil {
+		c.m.ontologyVersion = c.versionValue(v, []string{"ontology_version"}, diag.UnsupportedOntologyVersion, ontology.Version)
+		c.reg, _ = c.lookup(strings.TrimSpace(v.text))
+	}
+	c.benchmark(root)
+	c.program(root)
+	c.scoring(root)
+	c.data(root)
+	c.system(root)
+	c.taskRules(root)
+}
+
+// keys reports unknown keys of a mapping and the required keys it lacks. Missing keys are
+// reported at where, the key that names the mapping.
+func (c *checker) keys(n *node, path []string, where at, allowed, required []string) {
+	for i := range n.pairs {
+		p := &n.pairs[i]
+		if p.keyKind != kindString {
+			c.report(diag.UnknownKey, join(path, p.key), p.at(), "",
+				"key %s is not a string; %s takes the keys %s", p.key, sectionName(path), strings.Join(allowed, ", "))
+			continue
+		}
+		if !slices.Contains(allowed, p.key) {
+			c.report(diag.UnknownKey, join(path, p.key), p.at(), suggest.Closest(p.key, allowed),
+				"unknown key %q; %s takes the keys %s", p.key, sectionName(path), strings.Join(allowed, ", "))
+		}
+	}
+	for _, k := range required {
+		if _, p := n.get(k); p == nil {
+			c.report(diag.MissingKey, join(path, k), where, "", "%s lacks the required key %q", sectionName(path), k)
+		}
+	}
+}
+
+func sectionName(path []string) string {
+	if len(path) == 0 {
+		return "the benchmark"
+	}
+	return strings.Join(path, ".")
+}
+
+// section returns the mapping under key, reporting a value of another kind.
+func (c *checker) section(parent *node, key string, code diag.Code, what string) (*node, *pair) {
+	v, p := parent.get(key)
+	if p == nil || v.kind == kindBad {
+		return nil, nil
+	}
+	if v.kind != kindMap {
+		c.report(code, []string{key}, v.at(), "", "%s must be a mapping of %s; found %s", key, what, v.describe())
+		return nil, nil
+	}
+	return v, p
+}
+
+// versionValue checks that v is the string want and returns it; a number written as want
+// gets told to quote it.
+func (c *checker) versionValue(v *node, path []string, code diag.Code, want string) string {
+	if v.isString() && v.text == want {
+		return want
+	}
+	if v.isNumber() && v.text == want {
+		c.report(code, path, v.at(), `"`+want+`"`,
+			"%s must be the string %q, but %s is a number here; quote it", path[0], want, v.text)
+		return ""
+	}
+	c.report(code, path, v.at(), "", "unsupported %s %s; this Benchy supports %q", path[0], v.describe(), want)
+	return ""
+}
+
+// benchmark checks the classification: task, domain and language (paper §3).
+func (c *checker) benchmark(root *node) {
+	b, bp := c.section(root, "benchmark", diag.InvalidValue, "task, domain and language")
+	if b == nil {
+		return
+	}
+	path := []string{"benchmark"}
+	keys := []string{"task", "domain", "language"}
+	c.keys(b, path, bp.at(), keys, keys)
+	if v, p := b.get("task"); p != nil && v.kind != kindBad {
+		c.m.task = c.registryValue(v, join(path, "task"), diag.UnknownTask, "task", func(r *ontology.Registry) ([]string, func(string) string) {
+			return r.TaskIDs(), r.SuggestTask
+		})
+		if c.m.task != "" {
+			for _, t := range c.reg.Tasks {
+				if t.ID == c.m.task && !t.Supported {
+					c.report(diag.UnsupportedTask, join(path, "task"), v.at(), "",
+						"task %q is in ontology %s but this Benchy has no program validator for it, so it cannot be compiled", t.ID, c.reg.Version)
+					c.m.task = ""
+				}
+			}
+		}
+	}
+	if v, p := b.get("domain"); p != nil && v.kind != kindBad {
+		c.m.domain = c.registryValue(v, join(path, "domain"), diag.UnknownDomain, "domain", func(r *ontology.Registry) ([]string, func(string) string) {
+			return r.DomainIDs(), r.SuggestDomain
+		})
+	}
+	if v, p := b.get("language"); p != nil {
+		c.language(v, join(path, "language"))
+	}
+}
+
+// registryValue checks v against a registry list and returns it when it is a member.
+func (c *checker) registryValue(v *node, path []string, code diag.Code, what string, list func(*ontology.Registry) ([]string, func(string) string)) string {
+	if !v.isString() {
+		c.report(code, path, v.at(), "", "%s must be a %s identifier; found %s", what, what, v.describe())
+		return ""
+	}
+	if c.reg == nil {
+		return "" // no registry to check against; ontology_version is reported already
+	}
+	ids, suggestFn := list(c.reg)
+	if !slices.Contains(ids, v.text) {
+		c.report(code, path, v.at(), suggestFn(v.text), "unknown %s %q in ontology %s", what, v.text, c.reg.Version)
+		return ""
+	}
+	return v.text
+}
+
+// language checks a single code or a {source, target} pair; which form the task needs is a
+// task rule, checked later.
+func (c *checker) language(v *node, path []string) {
+	switch v.kind {
+	case kindBad:
+	case kindMap:
+		c.langForm = langPair
+		keys := []string{"source", "target"}
+		c.keys(v, path, v.at(), keys, keys)
+		src, sp := v.get("source")
+		dst, dp := v.get("target")
+		var s, t string
+		if sp != nil {
+			s = c.languageCode(src, join(path, "source"))
+		}
+		if dp != nil {
+			t = c.languageCode(dst, join(path, "target"))
+		}
+		if s != "" && t != "" {
+			c.m.language = ir.Language{Source: s, Target: t}
+		}
+	default:
+		if v.isString() {
+			c.langForm = langCode
+		}
+		if code := c.languageCode(v, path); code != "" {
+			c.m.language = ir.Language{Code: code}
+		}
+	}
+}
+
+func (c *checker) languageCode(v *node, path []string) string {
+	if v.kind == kindBad {
+		return ""
+	}
+	if !v.isString() {
+		c.report(diag.UnknownLanguage, path, v.at(), "",
+			"language must be an ISO 639-1 code such as en, or {source, target} for translate; found %s", v.describe())
+		return ""
+	}
+	if c.reg == nil {
+		return ""
+	}
+	if !c.reg.HasLanguage(v.text) {
+		c.report(diag.UnknownLanguage, path, v.at(), c.reg.SuggestLanguage(v.text),
+			"unknown language %q: languages are ISO 639-1 two-letter codes in ontology %s", v.text, c.reg.Version)
+		return ""
+	}
+	return v.text
+}

@@ -1,0 +1,42 @@
+package compiler
+
+import (
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/ontology"
+)
+
+// Compile parses, validates and lowers a Benchy YAML benchmark. It returns the IR, or nil and
+// every diagnostic found, sorted by position. A stage that reports a problem stops the
+// pipeline: validation never runs on text that did not parse.
+func Compile(src []byte) (*ir.Benchmark, diag.List) {
+	return compile(src, ontology.Lookup)
+}
+
+// CompileCanonical compiles src and returns the canonical IR bytes and their hash.
+func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) {
+	b, ds := Compile(src)
+	if len(ds) > 0 {
+		return nil, "", ds
+	}
+	canonical, err := ir.Marshal(b)
+	if err != nil {
+		// The checks guarantee every string is UTF-8 and every number finite; reaching here
+		// is a compiler bug, reported rather than hidden.
+		panic("compiler: IR does not serialise: " + err.Error())
+	}
+	return canonical, ir.Hash(canonical), nil
+}
+
+func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
+	root, ds := parse(src)
+	if len(ds) > 0 {
+		return nil, ds.Sort()
+	}
+	c := &checker{lookup: lookup}
+	c.check(root)
+	if len(c.diags) > 0 {
+		return nil, c.diags.Sort()
+	}
+	return lower(&c.m), nil
+}

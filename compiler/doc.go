@@ -1,0 +1,15 @@
+// Package compiler turns Benchy YAML into the canonical JSON IR, in three named stages:
+//
+//	parse     YAML bytes → a small node tree with positions (goccy/go-yaml underneath);
+//	          rejects syntax errors, several documents, directives, anchors, aliases,
+//	          merge keys and tags, and reports every duplicate key;
+//	validate  the node tree → a checked model, reporting every independent problem:
+//	          keys, versions, ontology membership, program grammar, task rules, weights,
+//	          data and AI-system definitions;
+//	lower     the checked model → ir.Benchmark, with nothing added that the YAML did
+//	          not say except the fixed values the specification makes explicit.
+//
+// A stage that reports a diagnostic stops the pipeline after it. There is no normalisation
+// stage: the compiler repairs nothing and injects no defaults. It takes bytes and touches no
+// file, network or clock, so it runs unchanged natively and in WebAssembly.
+package compiler

@@ -1,0 +1,280 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
+// parse is the first stage: YAML bytes to a node tree. It returns nil and at least one
+// diagnostic when the text is not YAML that Benchy accepts. Duplicate keys and the
+// constructs Benchy forbids are all reported, not just the first; the tree keeps the first
+// occurrence of a duplicated key.
+func parse(src []byte) (root *node, ds diag.List) {
+	if !utf8.Valid(src) {
+		line, col := invalidUTF8(src)
+		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, "the file is not valid UTF-8")}
+	}
+	file, err := parseYAML(src)
+	if err != nil {
+		line, col, msg := syntaxError(err)
+		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, msg)}
+	}
+	p := &parsing{}
+	var body ast.Node
+	for i, doc := range file.Docs {
+		if _, ok := doc.Body.(*ast.DirectiveNode); ok {
+			tk := doc.Body.GetToken()
+			p.report(diag.InvalidYAML, nil, tk, "directives (%YAML, %TAG) are not allowed")
+			continue
+		}
+		if i > 0 || (body != nil && !isEmpty(doc.Body)) {
+			line, col := 1, 1
+			if doc.Start != nil {
+				line, col = doc.Start.Position.Line, doc.Start.Position.Column
+			} else if doc.Body != nil {
+				line, col = pos(doc.Body.GetToken())
+			}
+			p.diags = append(p.diags, parseDiag(diag.InvalidYAML, nil, line, col, "a benchmark file holds exactly one YAML document"))
+			continue
+		}
+		body = doc.Body
+	}
+	if len(p.diags) > 0 {
+		return nil, p.diags
+	}
+	if isEmpty(body) {
+		return &node{kind: kindNull, line: 1, col: 1}, nil
+	}
+	root = p.convert(body, []string{})
+	if len(p.diags) > 0 {
+		return nil, p.diags
+	}
+	return root, nil
+}
+
+// parseYAML runs goccy's parser, turning a panic inside it into an error so that no input
+// can crash the compiler.
+func parseYAML(src []byte) (f *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
+		}
+	}()
+	return parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())
+}
+
+// syntaxError extracts a position and a one-line message from a parser error.
+func syntaxError(err error) (line, col int, msg string) {
+	var te interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if errors.As(err, &te) {
+		line, col = pos(te.GetToken())
+		return line, col, "YAML syntax error: " + te.GetMessage()
+	}
+	return 1, 1, firstLine(err.Error())
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+func invalidUTF8(src []byte) (line, col int) {
+	line, col = 1, 1
+	for len(src) > 0 {
+		r, size := utf8.DecodeRune(src)
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		src = src[size:]
+	}
+	return line, col
+}
+
+func isEmpty(n ast.Node) bool {
+	if n == nil {
+		return true
+	}
+	_, isComment := n.(*ast.CommentGroupNode)
+	return isComment
+}
+
+// pos returns a token's 1-based position, or 1:1 when the parser gave none.
+func pos(tk *token.Token) (line, col int) {
+	if tk == nil || tk.Position == nil || tk.Position.Line < 1 {
+		return 1, 1
+	}
+	return tk.Position.Line, max(tk.Position.Column, 1)
+}
+
+func parseDiag(code diag.Code, path []string, line, col int, msg string) diag.Diagnostic {
+	if path == nil {
+		path = []string{}
+	}
+	return diag.Diagnostic{Phase: diag.PhaseParse, Code: code, Path: path, Message: msg, Line: line, Column: col}
+}
+
+// parsing carries the diagnostics of one parse.
+type parsing struct {
+	diags diag.List
+}
+
+func (p *parsing) report(code diag.Code, path []string, tk *token.Token, msg string) {
+	line, col := pos(tk)
+	p.diags = append(p.diags, parseDiag(code, path, line, col, msg))
+}
+
+// convert turns a goccy node into a node, reporting what Benchy forbids.
+func (p *parsing) convert(n ast.Node, path []string) *node {
+	switch x := n.(type) {
+	case nil:
+		return &node{kind: kindNull, line: 1, col: 1}
+	case *ast.TagNode:
+		p.report(diag.InvalidYAML, path, x.Start, fmt.Sprintf("tags such as %s are not allowed; Benchy gives every value its meaning from its place", x.Start.Value))
+		return p.convert(x.Value, path)
+	case *ast.AnchorNode:
+		p.report(diag.InvalidYAML, path, x.Start, "anchors (&name) are not allowed; write each value where it is used")
+		return p.convert(x.Value, path)
+	case *ast.AliasNode:
+		p.report(diag.InvalidYAML, path, x.Start, "aliases (*name) are not allowed; write each value where it is used")
+		return &node{kind: kindBad}
+	case *ast.MappingNode:
+		return p.mapping(x, x.Values, path)
+	case *ast.MappingValueNode:
+		return p.mapping(x, []*ast.MappingValueNode{x}, path)
+	case *ast.SequenceNode:
+		out := &node{kind: kindSeq, flow: x.IsFlowStyle, comment: commentText(x.GetComment())}
+		out.line, out.col = pos(x.Start)
+		for _, v := range x.Values {
+			out.items = append(out.items, p.convert(v, path))
+		}
+		return out
+	case *ast.LiteralNode:
+		line, col := pos(x.Start)
+		return &node{kind: kindString, line: line, col: col, text: x.Value.Value, quoted: true, comment: commentText(x.GetComment())}
+	case ast.ScalarNode:
+		return p.scalar(n)
+	}
+	p.report(diag.InvalidYAML, path, n.GetToken(), "unexpected YAML construct "+n.Type().String())
+	return &node{kind: kindBad}
+}
+
+// scalar resolves a scalar by its token: quoted text is a string, plain text follows the
+// YAML 1.2 core schema.
+func (p *parsing) scalar(n ast.Node) *node {
+	tk := n.GetToken()
+	out := &node{comment: commentText(n.GetComment())}
+	out.line, out.col = pos(tk)
+	if tk == nil {
+		out.kind = kindNull
+		return out
+	}
+	switch tk.Type {
+	case token.SingleQuoteType, token.DoubleQuoteType:
+		out.kind, out.text, out.quoted = kindString, tk.Value, true
+		return out
+	case token.ImplicitNullType:
+		out.kind = kindNull
+		return out
+	}
+	text := tk.Value
+	if s, ok := n.(*ast.StringNode); ok {
+		text = s.Value
+	}
+	out.kind, out.num = resolvePlain(text)
+	out.text = text
+	return out
+}
+
+// mapping converts mapping entries, reporting forbidden keys and duplicates.
+func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []string) *node {
+	out := &node{kind: kindMap}
+	if m, ok := n.(*ast.MappingNode); ok {
+		out.flow = m.IsFlowStyle
+		out.line, out.col = pos(m.Start)
+	}
+	if len(values) > 0 && !out.flow {
+		out.line, out.col = pos(values[0].Key.GetToken())
+	}
+	for _, mv := range values {
+		key, ok := p.key(mv.Key, path)
+		if !ok {
+			continue
+		}
+		keyPath := append(path[:len(path):len(path)], key.text)
+		line, col := key.line, key.col
+		if _, prev := out.get(key.text); prev != nil {
+			p.diags = append(p.diags, parseDiag(diag.DuplicateKey, keyPath, line, col,
+				fmt.Sprintf("duplicate key %q: it is already defined at line %d", key.text, prev.line)))
+			continue
+		}
+		pr := pair{key: key.text, keyKind: key.kind, line: line, col: col, value: p.convert(mv.Value, keyPath)}
+		pr.head = commentLines(mv.GetComment())
+		if kc := commentText(mv.Key.GetComment()); kc != "" && pr.value.comment == "" {
+			pr.value.comment = kc
+		}
+		pr.foot = commentLines(mv.FootComment)
+		out.pairs = append(out.pairs, pr)
+	}
+	return out
+}
+
+// key converts a mapping key, which must be a plain or quoted scalar.
+func (p *parsing) key(k ast.MapKeyNode, path []string) (*node, bool) {
+	switch x := k.(type) {
+	case *ast.MergeKeyNode:
+		p.report(diag.InvalidYAML, path, x.GetToken(), "merge keys (<<) are not allowed; write every key where it belongs")
+		return nil, false
+	case *ast.MappingKeyNode:
+		p.report(diag.InvalidYAML, path, x.GetToken(), "explicit keys (? key) are not allowed; write key: value")
+		return nil, false
+	case *ast.TagNode, *ast.AnchorNode, *ast.AliasNode:
+		p.convert(x, path) // reports the construct
+		return nil, false
+	case ast.ScalarNode:
+		kn := p.scalar(x)
+		if kn.kind != kindString {
+			// A key such as 1, true or null is not a string in YAML; keep its text so the
+			// checks can say so at the right place.
+			kn.text = strings.TrimSpace(x.GetToken().Value)
+		}
+		return kn, true
+	}
+	p.report(diag.InvalidYAML, path, k.GetToken(), "a mapping key must be a plain or quoted string")
+	return nil, false
+}
+
+// commentText joins a comment group into one line without the leading '#'.
+func commentText(g *ast.CommentGroupNode) string {
+	return strings.Join(commentLines(g), " ")
+}
+
+func commentLines(g *ast.CommentGroupNode) []string {
+	if g == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range g.Comments {
+		if c != nil && c.Token != nil {
+			out = append(out, c.Token.Value)
+		}
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package compiler
+
+import (
+	"math"
+	"strings"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// scoring checks the weights and the aggregator (paper §4, Appendix A.3).
+func (c *checker) scoring(root *node) {
+	s, sp := c.section(root, "scoring", diag.InvalidValue, "weights and aggregator")
+	if s == nil {
+		return
+	}
+	path := []string{"scoring"}
+	keys := []string{"weights", "aggregator"}
+	c.keys(s, path, sp.at(), keys, keys)
+	if v, p := s.get("aggregator"); p != nil && v.kind != kindBad {
+		if !v.isString() || v.text != ir.AggregatorWeighted {
+			c.report(diag.InvalidValue, join(path, "aggregator"), v.at(), ir.AggregatorWeighted,
+				"unsupported aggregator %s; the only aggregator is %s", v.describe(), ir.AggregatorWeighted)
+		}
+	}
+	w, wp := s.get("weights")
+	if wp == nil {
+		return
+	}
+	before := len(c.diags)
+	c.m.weights = map[string]float64{}
+	wc := weightCheck{checker: c, known: c.m.output != nil}
+	wc.mapping(w, c.m.output, join(path, "weights"), nil, wp.at())
+	if len(c.diags) > before || !c.outputOK {
+		return
+	}
+	total := 0.0 // summed in declaration order, so rounding is the same on every run
+	for _, l := range leafPaths(c.m.output, nil) {
+		total += c.m.weights[weightKey(l)]
+	}
+	switch {
+	case total == 0:
+		c.report(diag.InvalidWeight, join(path, "weights"), wp.at(), "",
+			"all weights are zero; at least one output field needs a positive weight")
+	case math.IsInf(total, 0):
+		c.report(diag.InvalidWeight, join(path, "weights"), wp.at(), "",
+			"the weights are too large: their total overflows a double")
+	}
+}
+
+// weightCheck walks the weight tree beside the output schema.
+type weightCheck struct {
+	*checker
+	known bool // the output schema is available to mirror
+}
+
+// weightKey identifies an output leaf by its path.
+func weightKey(path []string) string { return strings.Join(path, "\x00") }
+
+// mapping checks a weight mapping against fields (the output fields at this level). wpath is
+// the diagnostic path, fpath the output path, where the key naming this mapping.
+func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, where at) {
+	if n.kind == kindBad {
+		return
+	}
+	if n.kind != kindMap {
+		w.report(diag.InvalidWeight, wpath, n.at(), "",
+			"%s must be a mapping of weights mirroring the output fields; found %s", wpath[len(wpath)-1], n.describe())
+		return
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.name
+	}
+	for i := range n.pairs {
+		p := &n.pairs[i]
+		f := find(fields, p.key)
+		pw, pf := join(wpath, p.key), join(fpath, p.key)
+		switch {
+		case w.known && f == nil:
+			w.report(diag.ExtraWeight, pw, p.at(), suggest.Closest(p.key, names),
+				"weight for %q, which is not an output field", strings.Join(pf, "."))
+		case p.value.kind == kindBad:
+		case f != nil && f.object:
+			if p.value.kind != kindMap {
+				w.report(diag.InvalidWeight, pw, valueAt(p), "",
+					"%s is an object, not a leaf: weigh each of its fields (%s) instead of giving it one number",
+					strings.Join(pf, "."), strings.Join(fieldNames(f.fields), ", "))
+				break
+			}
+			sub := w
+			sub.known = w.known && f.fields != nil
+			sub.mapping(p.value, f.fields, pw, pf, p.at())
+		case f == nil && p.value.kind == kindMap:
+			w.mapping(p.value, nil, pw, pf, p.at()) // no schema to mirror: check values only
+		case p.value.kind == kindMap:
+			w.report(diag.InvalidWeight, pw, p.value.at(), "",
+				"%s is a leaf field: its weight is one number, not a mapping", strings.Join(pf, "."))
+		default:
+			if v, ok := w.number(p, pw); ok {
+				w.m.weights[weightKey(pf)] = v
+			}
+		}
+	}
+	if !w.known {
+		return
+	}
+	for _, f := range fields {
+		if _, p := n.get(f.name); p == nil {
+			w.missing(f, wpath, fpath, where)
+		}
+	}
+}
+
+// missing reports every leaf under f as lacking a weight.
+func (w weightCheck) missing(f *field, wpath, fpath []string, where at) {
+	pw, pf := join(wpath, f.name), join(fpath, f.name)
+	if !f.object {
+		w.report(diag.MissingWeight, pw, where, "", "output field %s has no weight; every leaf output field needs exactly one", strings.Join(pf, "."))
+		return
+	}
+	for _, sub := range f.fields {
+		w.missing(sub, wpath, pf, where)
+	}
+}
+
+// number checks one leaf weight: a finite number >= 0 that JSON holds exactly.
+func (w weightCheck) number(p *pair, path []string) (float64, bool) {
+	v := p.value
+	switch {
+	case v.kind == kindBad:
+	case !v.isNumber():
+		w.report(diag.InvalidWeight, path, valueAt(p), "", "a weight must be a number; found %s", v.describe())
+	case math.IsNaN(v.num) || math.IsInf(v.num, 0):
+		w.report(diag.InvalidWeight, path, v.at(), "", "a weight must be finite; found %s", v.text)
+	case !v.exact():
+		w.report(diag.InvalidWeight, path, v.at(), "", "weight %s is too large to be represented exactly", v.text)
+	case v.num < 0:
+		w.report(diag.InvalidWeight, path, v.at(), "", "weights must be >= 0; found %s", v.text)
+	default:
+		return v.num, true
+	}
+	return 0, false
+}
+
+func find(fields []*field, name string) *field {
+	for _, f := range fields {
+		if f.name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+func fieldNames(fields []*field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.name
+	}
+	return out
+}
+
+// leafPaths lists the paths of the leaf fields under fields, in declaration order.
+func leafPaths(fields []*field, parent []string) [][]string {
+	var out [][]string
+	for _, f := range fields {
+		p := join(parent, f.name)
+		if f.typ == ir.TypeObject {
+			out = append(out, leafPaths(f.fields, p)...)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
+}

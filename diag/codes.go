@@ -1,0 +1,74 @@
+package diag
+
+// Code names one kind of problem. Every code Benchy emits is registered in Codes; a test
+// fails when a diagnostic carries a code that is not.
+type Code string
+
+// The codes of the paper's Appendix A.16, plus the few Benchy adds where the paper leaves a
+// case open. Compile-time codes come first, then run-time ones.
+const (
+	InvalidYAML                Code = "invalid_yaml"
+	DuplicateKey               Code = "duplicate_key"
+	UnknownKey                 Code = "unknown_key"
+	MissingKey                 Code = "missing_key"
+	UnsupportedVersion         Code = "unsupported_version"
+	UnsupportedOntologyVersion Code = "unsupported_ontology_version"
+	UnknownTask                Code = "unknown_task"
+	UnsupportedTask            Code = "unsupported_task"
+	UnknownDomain              Code = "unknown_domain"
+	UnknownLanguage            Code = "unknown_language"
+	TaskProgramMismatch        Code = "task_program_mismatch"
+	InvalidSchema              Code = "invalid_schema"
+	MissingWeight              Code = "missing_weight"
+	ExtraWeight                Code = "extra_weight"
+	InvalidWeight              Code = "invalid_weight"
+	InvalidValue               Code = "invalid_value"
+
+	DataNotFound         Code = "data_not_found"
+	InvalidDatasetRecord Code = "invalid_dataset_record"
+	ArtifactNotFound     Code = "artifact_not_found"
+	MissingField         Code = "missing_field"
+	ExtraField           Code = "extra_field"
+	WrongType            Code = "wrong_type"
+	InvalidEnum          Code = "invalid_enum"
+	AdapterError         Code = "adapter_error"
+	Timeout              Code = "timeout"
+	ProviderError        Code = "provider_error"
+)
+
+// Codes maps every registered code to its one-line meaning.
+var Codes = map[Code]string{
+	InvalidYAML:                "the text is not YAML Benchy accepts: a syntax error, several documents, an anchor, alias, merge key, tag or directive",
+	DuplicateKey:               "a mapping names the same key twice",
+	UnknownKey:                 "a key the language does not define at that place",
+	MissingKey:                 "a required key is absent",
+	UnsupportedVersion:         `version is not the string "1.0"`,
+	UnsupportedOntologyVersion: `ontology_version is not the string "1.0"`,
+	UnknownTask:                "benchmark.task is not a task of the ontology registry",
+	UnsupportedTask:            "the registry knows the task but this Benchy has no program validator for it",
+	UnknownDomain:              "benchmark.domain is not a domain of the ontology registry",
+	UnknownLanguage:            "a language is not an ISO 639-1 code of the ontology registry",
+	TaskProgramMismatch:        "the program, or the language form, does not fit the task's structural rule",
+	InvalidSchema:              "the program breaks the schema grammar: empty mappings, unknown types, lists, null, bad enums or field names",
+	MissingWeight:              "a leaf output field has no weight",
+	ExtraWeight:                "a weight names something that is not an output field",
+	InvalidWeight:              "a weight is not a finite number >= 0, sits on an intermediate object, or all weights are zero",
+	InvalidValue:               "a value outside the allowed set or form (aggregator, ai-system, data, parameters)",
+
+	DataNotFound:         "the dataset file does not exist or cannot be read",
+	InvalidDatasetRecord: "a dataset row is not valid JSON, lacks input/expected, or does not fit the program schema",
+	ArtifactNotFound:     "an artifact path does not name a regular readable file inside the benchmark's tree",
+	MissingField:         "an object lacks a required field",
+	ExtraField:           "an object has a field the schema does not declare",
+	WrongType:            "a value has the wrong JSON type for its semantic type",
+	InvalidEnum:          "a value is not a member of its enum",
+	AdapterError:         "the adapter failed before producing an output object",
+	Timeout:              "the AI-system did not answer in time",
+	ProviderError:        "the model provider failed (HTTP error, connection failure, exhausted retries)",
+}
+
+// Registered reports whether c is in the registry.
+func Registered(c Code) bool {
+	_, ok := Codes[c]
+	return ok
+}

@@ -1,0 +1,10 @@
+module github.com/benchy-eval/benchy
+
+go 1.26
+
+require (
+	github.com/goccy/go-yaml v1.19.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+)
+
+require golang.org/x/text v0.14.0 // indirect

@@ -1,0 +1,44 @@
+package suggest
+
+import "testing"
+
+func TestClosest(t *testing.T) {
+	keys := []string{"version", "ontology_version", "benchmark", "program", "scoring", "data", "ai-system"}
+	tests := []struct {
+		word, want string
+	}{
+		{"ai_system", "ai-system"},
+		{"ontology-version", "ontology_version"},
+		{"progarm", "program"}, // transposition
+		{"Version", "version"}, // case only
+		{"scorng", "scoring"},  // deletion
+		{"dataset", ""},        // too far from data
+		{"x", ""},              // nothing near
+		{"", ""},               // nothing to match
+		{"benchmarks", "benchmark"},
+	}
+	for _, tt := range tests {
+		if got := Closest(tt.word, keys); got != tt.want {
+			t.Errorf("Closest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"", "ab", 2},
+		{"kitten", "sitting", 3},
+		{"ab", "ba", 1},
+		{"日本", "日本語", 1},
+	}
+	for _, tt := range tests {
+		if got := distance(tt.a, tt.b); got != tt.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -37,6 +37,11 @@ func Format(src []byte) ([]byte, error) {
 		return nil, ds.Sort()
 	}
 	f := &formatter{root: root}
+	if root.kind == kindMap && len(root.pairs) > 0 {
+		// Comments above the first key head the file, wherever that key is sorted to.
+		f.commentLines(root.pairs[0].head, 0)
+		root.pairs[0].head = nil
+	}
 	if root.kind == kindMap {
 		f.mapping(root, nil, 0)
 	} else if root.kind != kindNull || root.comment != "" {

@@ -207,7 +207,7 @@ func (p *parsing) scalar(n ast.Node) *node {
 func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []string) *node {
 	out := &node{kind: kindMap}
 	if m, ok := n.(*ast.MappingNode); ok {
-		out.flow = m.IsFlowStyle
+		out.flow, out.comment = m.IsFlowStyle, commentText(m.GetComment())
 		out.line, out.col = pos(m.Start)
 	}
 	if len(values) > 0 && !out.flow {

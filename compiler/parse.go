@@ -54,6 +54,9 @@ func parse(src []byte) (root *node, ds diag.List) {
 		return &node{kind: kindNull, line: 1, col: 1}, nil
 	}
 	root = p.convert(body, []string{})
+	if root.line == 0 {
+		root.line, root.col = 1, 1
+	}
 	if len(p.diags) > 0 {
 		return nil, p.diags
 	}
@@ -163,7 +166,11 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 		out := &node{kind: kindSeq, flow: x.IsFlowStyle, comment: commentText(x.GetComment())}
 		out.line, out.col = pos(x.Start)
 		for _, v := range x.Values {
-			out.items = append(out.items, p.convert(v, path))
+			item := p.convert(v, path)
+			if item.line == 0 {
+				item.line, item.col = out.line, out.col
+			}
+			out.items = append(out.items, item)
 		}
 		return out
 	case *ast.LiteralNode:
@@ -191,7 +198,9 @@ func (p *parsing) scalar(n ast.Node) *node {
 		out.kind, out.text, out.quoted = kindString, tk.Value, true
 		return out
 	case token.ImplicitNullType:
-		out.kind = kindNull
+		// An empty value has no place of its own (the parser puts it past the end of the
+		// line); its key's or sequence's position is given to it by the caller.
+		out.kind, out.line, out.col = kindNull, 0, 0
 		return out
 	}
 	text := tk.Value
@@ -226,6 +235,9 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 			continue
 		}
 		pr := pair{key: key.text, keyKind: key.kind, line: line, col: col, value: p.convert(mv.Value, keyPath)}
+		if pr.value.line == 0 {
+			pr.value.line, pr.value.col = line, col
+		}
 		pr.head = commentLines(mv.GetComment())
 		if kc := commentText(mv.Key.GetComment()); kc != "" && pr.value.comment == "" {
 			pr.value.comment = kc

@@ -59,6 +59,11 @@ func (c *checker) report(code diag.Code, path []string, where at, suggestion, fo
 	if path == nil {
 		path = []string{}
 	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = clip(s)
+		}
+	}
 	c.diags = append(c.diags, diag.Diagnostic{
 		Phase: diag.PhaseValidate, Code: code, Path: path,
 		Message: fmt.Sprintf(format, args...), Line: where.line, Column: where.col,
@@ -245,4 +250,18 @@ func (c *checker) languageCode(v *node, path []string) string {
 		return ""
 	}
 	return v.text
+}
+
+// clip shortens a long value quoted in a message: a 10 kB domain name makes no better
+// diagnostic than its first 100 characters.
+func clip(s string) string {
+	const limit, keep = 200, 100
+	if len(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:keep]) + "…"
 }

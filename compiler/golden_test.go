@@ -45,10 +45,7 @@ func prettyIR(canonical []byte) []byte {
 	return buf.Bytes()
 }
 
-func diagJSON(ds diag.List) []byte {
-	out, _ := json.MarshalIndent(ds, "", "  ")
-	return append(out, '\n')
-}
+func diagJSON(ds diag.List) []byte { return ds.JSON() }
 
 // TestGolden compiles every case and compares with its golden file. Run with -update to
 // rewrite them; under GOOS=js the same goldens prove the WASM build emits the same bytes.

@@ -33,6 +33,7 @@ type node struct {
 	quoted    bool    // kindString written quoted or as a block scalar
 	flow      bool    // kindMap, kindSeq written in flow style
 	comment   string  // a trailing line comment, without '#'
+	commentAt int     // the line of comment
 }
 
 // pair is one mapping entry. Keys are strings after parsing; head holds the comment lines
@@ -76,7 +77,7 @@ func (n *node) describe() string {
 	case kindInt, kindFloat:
 		return "the number " + n.text
 	case kindString:
-		return strconv.Quote(n.text)
+		return strconv.Quote(clip(n.text))
 	}
 	return "an invalid value"
 }

@@ -187,7 +187,7 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 // YAML 1.2 core schema.
 func (p *parsing) scalar(n ast.Node) *node {
 	tk := n.GetToken()
-	out := &node{comment: commentText(n.GetComment())}
+	out := &node{comment: commentText(n.GetComment()), commentAt: commentLine(n.GetComment())}
 	out.line, out.col = pos(tk)
 	if tk == nil {
 		out.kind = kindNull
@@ -231,7 +231,7 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 		line, col := key.line, key.col
 		if _, prev := out.get(key.text); prev != nil {
 			p.diags = append(p.diags, parseDiag(diag.DuplicateKey, keyPath, line, col,
-				fmt.Sprintf("duplicate key %q: it is already defined at line %d", key.text, prev.line)))
+				fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
 			continue
 		}
 		pr := pair{key: key.text, keyKind: key.kind, line: line, col: col, value: p.convert(mv.Value, keyPath)}
@@ -245,7 +245,28 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 		pr.foot = commentLines(mv.FootComment)
 		out.pairs = append(out.pairs, pr)
 	}
+	if out.flow {
+		reattachComments(out.pairs)
+	}
 	return out
+}
+
+// reattachComments fixes where the parser put comments written inside a flow mapping: it
+// ties "# c" in "{a: 1, # c\n b: 2}" to b's value. The comment goes back to the entry on its
+// line, or above the entry it precedes.
+func reattachComments(pairs []pair) {
+	for i := range pairs {
+		v := pairs[i].value
+		if v.comment == "" || v.commentAt == 0 || v.commentAt >= v.line {
+			continue
+		}
+		if i > 0 && pairs[i-1].value.comment == "" && pairs[i-1].value.line == v.commentAt {
+			pairs[i-1].value.comment, pairs[i-1].value.commentAt = v.comment, v.commentAt
+		} else {
+			pairs[i].head = append(pairs[i].head, v.comment)
+		}
+		v.comment, v.commentAt = "", 0
+	}
 }
 
 // key converts a mapping key, which must be a plain or quoted scalar.
@@ -276,6 +297,13 @@ func (p *parsing) key(k ast.MapKeyNode, path []string) (*node, bool) {
 // commentText joins a comment group into one line without the leading '#'.
 func commentText(g *ast.CommentGroupNode) string {
 	return strings.Join(commentLines(g), " ")
+}
+
+func commentLine(g *ast.CommentGroupNode) int {
+	if g == nil || len(g.Comments) == 0 || g.Comments[0].Token == nil || g.Comments[0].Token.Position == nil {
+		return 0
+	}
+	return g.Comments[0].Token.Position.Line
 }
 
 func commentLines(g *ast.CommentGroupNode) []string {

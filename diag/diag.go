@@ -2,6 +2,7 @@ package diag
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -79,4 +80,18 @@ func (l List) Format(name string) string {
 // Error makes a non-empty list usable as an error: its diagnostics, one per line.
 func (l List) Error() string {
 	return strings.TrimSuffix(l.Format(""), "\n")
+}
+
+// JSON renders the list as an indented JSON array ([] when empty) with a final newline,
+// without HTML escaping, so messages read as written ("weights must be >= 0").
+func (l List) JSON() []byte {
+	if l == nil {
+		l = List{}
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	enc.Encode(l) // a List of plain strings and ints always encodes
+	return []byte(b.String())
 }

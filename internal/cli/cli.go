@@ -113,12 +113,19 @@ func upperFirst(s string) string {
 // number of positional arguments. It returns ok false with the exit code to use.
 func parse(e *env, fs *flag.FlagSet, args []string, nargs int) (pos []string, code int, ok bool) {
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(e.stdout)
-				fs.Usage()
-				return nil, ExitOK, false
-			}
+		// The flag package prints usage before returning ErrHelp; silence it so --help
+		// prints once, on stdout.
+		fs.SetOutput(io.Discard)
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return nil, ExitOK, false
+		}
+		fs.SetOutput(e.stderr)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "benchy %s: %v\n", fs.Name(), err)
+			fs.Usage()
 			return nil, ExitUsage, false
 		}
 		args = fs.Args()
@@ -147,7 +154,11 @@ func parse(e *env, fs *flag.FlagSet, args []string, nargs int) (pos []string, co
 // readInput reads a named file, or standard input for "-".
 func readInput(e *env, name string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(io.LimitReader(e.stdin, maxInput+1))
+		data, err := io.ReadAll(io.LimitReader(e.stdin, maxInput+1))
+		if err == nil && len(data) > maxInput {
+			err = fmt.Errorf("standard input is larger than %d MiB; a benchmark definition is never that big", maxInput>>20)
+		}
+		return data, err
 	}
 	info, err := os.Stat(name)
 	if err != nil {

@@ -2,7 +2,10 @@ package cli_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +29,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonvalid": jsonValid,
+			"exitcode":  exitCode,
 		},
 	})
 }
@@ -45,5 +49,30 @@ func jsonValid(ts *testscript.TestScript, neg bool, args []string) {
 		case err == nil && neg:
 			ts.Fatalf("%s is valid JSON", name)
 		}
+	}
+}
+
+// exitCode runs a program like exec and checks its exact exit status: exec and ! exec only
+// tell success from failure, and benchy's contract separates 1 (bad input) from 2 (bad
+// command line). Usage: exitcode N PROGRAM [ARGS...]. Its stdout and stderr can be checked
+// afterwards as with exec.
+func exitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: bad status %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
 	}
 }

@@ -59,11 +59,7 @@ func runValidate(e *env, args []string) int {
 	}
 	_, ds := compiler.Compile(src)
 	if *asJSON {
-		if ds == nil {
-			ds = diag.List{}
-		}
-		out, _ := json.MarshalIndent(ds, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", out)
+		e.stdout.Write(ds.JSON())
 	} else {
 		fmt.Fprint(e.stderr, ds.Format(displayName(pos[0])))
 	}
@@ -114,6 +110,10 @@ func runFmt(e *env, args []string) int {
 // writeAtomic replaces name with data through a temporary file in the same directory, so a
 // crash never leaves a half-written benchmark. The file keeps its permissions.
 func writeAtomic(name string, data []byte) error {
+	name, err := filepath.EvalSymlinks(name) // rewrite the file a link points to, not the link
+	if err != nil {
+		return err
+	}
 	info, err := os.Stat(name)
 	if err != nil {
 		return err

@@ -20,7 +20,6 @@ type model struct {
 	task, domain             string
 	language                 ir.Language
 	input, output            []*field
-	weights                  map[string]float64 // by weightKey(path)
 	dataPath                 string
 	system                   ir.AISystem
 }

@@ -1,8 +1,10 @@
 // Package compiler turns Benchy YAML into the canonical JSON IR, in three named stages:
 //
-//	parse     YAML bytes → a small node tree with positions (goccy/go-yaml underneath);
-//	          rejects syntax errors, several documents, directives, anchors, aliases,
-//	          merge keys and tags, and reports every duplicate key;
+//	parse     YAML bytes → a small node tree with positions (goccy/go-yaml underneath:
+//	          its lexer and a small parser for the plain subset benchmarks are written
+//	          in, its full parser for everything else); rejects syntax errors, several
+//	          documents, directives, anchors, aliases, merge keys and tags, and reports
+//	          every duplicate key;
 //	validate  the node tree → a checked model, reporting every independent problem:
 //	          keys, versions, ontology membership, program grammar, task rules, weights,
 //	          data and AI-system definitions;

@@ -32,7 +32,7 @@ var keyOrder = map[string][]string{
 // changes meaning: a valid file compiles to the same IR before and after. It fails with the
 // parse diagnostics, or when a comment sits where the canonical layout has no place for it.
 func Format(src []byte) ([]byte, error) {
-	root, ds := parse(src)
+	root, ds := parseFull(src, true)
 	if len(ds) > 0 {
 		return nil, ds.Sort()
 	}

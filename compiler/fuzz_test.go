@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/ir"
 )
 
 // FuzzCompile checks the front end's invariants on any input: it never panics; a failure
@@ -27,6 +29,11 @@ func FuzzCompile(f *testing.F) {
 			again, hash2, ds2 := CompileCanonical(src)
 			if len(ds2) > 0 || !bytes.Equal(canonical, again) || hash != hash2 {
 				t.Fatalf("recompiling gives different bytes")
+			}
+			b, _ := Compile(src)
+			raw, _ := json.Marshal(b)
+			if ref, err := ir.Canonicalize(raw); err != nil || !bytes.Equal(ref, canonical) {
+				t.Fatalf("ir.Marshal differs from the reference encoding:\n%s\n%s", canonical, ref)
 			}
 			if out, err := Format(src); err == nil {
 				if _, h, fds := CompileCanonical(out); h != hash {

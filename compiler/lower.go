@@ -21,12 +21,21 @@ func lower(m *model) *ir.Benchmark {
 		Data:     ir.Data{Format: ir.FormatJSONL, Path: m.dataPath},
 		AISystem: m.system,
 	}
-	for _, l := range b.Program.Output.Leaves() {
-		b.Scoring.Dimensions = append(b.Scoring.Dimensions, ir.Dimension{
-			Path: l.Path, Type: l.Field.Type, Weight: m.weights[weightKey(l.Path)],
-		})
-	}
+	b.Scoring.Dimensions = dimensions(m.output, nil, nil)
 	return b
+}
+
+// dimensions lists the leaf output fields with their weights, in declaration order.
+func dimensions(fields []*field, parent []string, out []ir.Dimension) []ir.Dimension {
+	for _, f := range fields {
+		path := append(parent[:len(parent):len(parent)], f.name)
+		if f.typ == ir.TypeObject {
+			out = dimensions(f.fields, path, out)
+		} else {
+			out = append(out, ir.Dimension{Path: path, Type: f.typ, Weight: f.weight})
+		}
+	}
+	return out
 }
 
 func lowerFields(fields []*field) []ir.Field {

@@ -2,9 +2,7 @@ package compiler
 
 import (
 	"math"
-	"regexp"
 	"strconv"
-	"strings"
 )
 
 // kind is what a node is after parsing.
@@ -26,14 +24,15 @@ const (
 type node struct {
 	kind      kind
 	line, col int
-	pairs     []pair  // kindMap
-	items     []*node // kindSeq
-	text      string  // scalars: the decoded string, or the literal text of other scalars
-	num       float64 // kindInt, kindFloat
-	quoted    bool    // kindString written quoted or as a block scalar
-	flow      bool    // kindMap, kindSeq written in flow style
-	comment   string  // a trailing line comment, without '#'
-	commentAt int     // the line of comment
+	pairs     []pair         // kindMap
+	items     []*node        // kindSeq
+	text      string         // scalars: the decoded string, or the literal text of other scalars
+	num       float64        // kindInt, kindFloat
+	quoted    bool           // kindString written quoted or as a block scalar
+	flow      bool           // kindMap, kindSeq written in flow style
+	index     map[string]int // kindMap: key -> pair, built on first lookup in a large mapping
+	comment   string         // a trailing line comment, without '#'
+	commentAt int            // the line of comment
 }
 
 // pair is one mapping entry. Keys are strings after parsing; head holds the comment lines
@@ -52,10 +51,24 @@ func (n *node) get(key string) (*node, *pair) {
 	if n == nil || n.kind != kindMap {
 		return nil, nil
 	}
-	for i := range n.pairs {
-		if n.pairs[i].key == key {
-			return n.pairs[i].value, &n.pairs[i]
+	if len(n.pairs) <= 8 {
+		for i := range n.pairs {
+			if n.pairs[i].key == key {
+				return n.pairs[i].value, &n.pairs[i]
+			}
 		}
+		return nil, nil
+	}
+	if n.index == nil {
+		n.index = make(map[string]int, len(n.pairs))
+	}
+	// Pairs are only ever appended, and keys are unique (the parser drops duplicates), so
+	// the index catches up with the pairs added since the last lookup.
+	for i := len(n.index); i < len(n.pairs); i++ {
+		n.index[n.pairs[i].key] = i
+	}
+	if i, ok := n.index[key]; ok {
+		return n.pairs[i].value, &n.pairs[i]
 	}
 	return nil, nil
 }
@@ -88,47 +101,101 @@ func (n *node) isString() bool { return n != nil && n.kind == kindString }
 // isNumber reports whether n is a numeric scalar.
 func (n *node) isNumber() bool { return n != nil && (n.kind == kindInt || n.kind == kindFloat) }
 
-// YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution), applied to the
-// source text of plain scalars so that Benchy's meaning of a scalar does not depend on the
-// YAML library's choices (goccy reads 010 as 8 and 1e3 as a string; the core schema says 10
-// and 1000).
-var (
-	reInt10 = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	reInt8  = regexp.MustCompile(`^0o[0-7]+$`)
-	reInt16 = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	reFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	reInf   = regexp.MustCompile(`^[-+]?\.(inf|Inf|INF)$`)
-	reNaN   = regexp.MustCompile(`^\.(nan|NaN|NAN)$`)
-)
-
-// resolvePlain types a plain (unquoted) scalar by the YAML 1.2 core schema.
+// resolvePlain types a plain (unquoted) scalar by the YAML 1.2 core schema
+// (https://yaml.org/spec/1.2.2/#1032-tag-resolution), from its source text, so that Benchy's
+// meaning of a scalar does not depend on the YAML library's choices (goccy reads 010 as 8 and
+// 1e3 as a string; the core schema says 10 and 1000).
 func resolvePlain(s string) (kind, float64) {
 	switch s {
 	case "", "~", "null", "Null", "NULL":
 		return kindNull, 0
 	case "true", "True", "TRUE", "false", "False", "FALSE":
 		return kindBool, 0
-	}
-	switch {
-	case reInt10.MatchString(s):
-		return kindInt, parseNumber(s)
-	case reInt8.MatchString(s):
-		v, _ := strconv.ParseUint(s[2:], 8, 64)
-		return kindInt, float64(v)
-	case reInt16.MatchString(s):
-		v, _ := strconv.ParseUint(s[2:], 16, 64)
-		return kindInt, float64(v)
-	case reFloat.MatchString(s):
-		return kindFloat, parseNumber(s)
-	case reInf.MatchString(s):
-		if strings.HasPrefix(s, "-") {
-			return kindFloat, math.Inf(-1)
-		}
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
 		return kindFloat, math.Inf(1)
-	case reNaN.MatchString(s):
+	case "-.inf", "-.Inf", "-.INF":
+		return kindFloat, math.Inf(-1)
+	case ".nan", ".NaN", ".NAN":
 		return kindFloat, math.NaN()
 	}
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'x') {
+		base := 8
+		if s[1] == 'x' {
+			base = 16
+		}
+		if v, err := strconv.ParseUint(s[2:], base, 64); err == nil || isRangeErr(err) {
+			if err != nil {
+				return kindInt, math.Inf(1)
+			}
+			return kindInt, float64(v)
+		}
+		return kindString, 0
+	}
+	switch numberShape(s) {
+	case shapeInt:
+		return kindInt, parseNumber(s)
+	case shapeFloat:
+		return kindFloat, parseNumber(s)
+	}
 	return kindString, 0
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+type shape int
+
+const (
+	shapeNone  shape = iota
+	shapeInt         // [-+]?[0-9]+
+	shapeFloat       // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+)
+
+// numberShape matches the core schema's decimal integer and float patterns.
+func numberShape(s string) shape {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	intDigits := digits()
+	if i == len(s) {
+		if intDigits > 0 {
+			return shapeInt
+		}
+		return shapeNone
+	}
+	fracDigits := 0
+	if s[i] == '.' {
+		i++
+		fracDigits = digits()
+		if intDigits == 0 && fracDigits == 0 {
+			return shapeNone
+		}
+	} else if intDigits == 0 {
+		return shapeNone
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return shapeNone
+		}
+	}
+	if i != len(s) {
+		return shapeNone
+	}
+	return shapeFloat
 }
 
 // parseNumber reads a decimal YAML number; overflow gives ±Inf, which checks then reject.

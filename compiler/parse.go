@@ -18,11 +18,21 @@ import (
 // constructs Benchy forbids are all reported, not just the first; the tree keeps the first
 // occurrence of a duplicated key.
 func parse(src []byte) (root *node, ds diag.List) {
+	if root, ok := parseFast(src); ok {
+		return root, nil
+	}
+	return parseFull(src, false)
+}
+
+// parseFull parses with goccy's full parser, keeping comments when fmt needs them. (Only
+// then: goccy's comment mode rejects a few valid texts, such as a comment line indented less
+// than the empty value above it.)
+func parseFull(src []byte, comments bool) (root *node, ds diag.List) {
 	if !utf8.Valid(src) {
 		line, col := invalidUTF8(src)
 		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, "the file is not valid UTF-8")}
 	}
-	file, err := parseYAML(src)
+	file, err := parseYAML(src, comments)
 	if err != nil {
 		line, col, msg := syntaxError(err)
 		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, msg)}
@@ -65,13 +75,17 @@ func parse(src []byte) (root *node, ds diag.List) {
 
 // parseYAML runs goccy's parser, turning a panic inside it into an error so that no input
 // can crash the compiler.
-func parseYAML(src []byte) (f *ast.File, err error) {
+func parseYAML(src []byte, comments bool) (f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
 		}
 	}()
-	return parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())
+	var mode parser.Mode
+	if comments {
+		mode = parser.ParseComments
+	}
+	return parser.ParseBytes(src, mode, parser.AllowDuplicateMapKey())
 }
 
 // syntaxError extracts a position and a one-line message from a parser error.

@@ -18,6 +18,7 @@ type field struct {
 	bad    bool
 	object bool     // written as a nested object (valid or not); otherwise meant as a leaf
 	fields []*field // objects: every field declared, bad ones included
+	weight float64  // leaves: the weight scoring gives it, once checked
 	values []string // enums
 	where  at       // the field's key
 }
@@ -73,6 +74,10 @@ func (c *checker) fields(n *node, path []string) (out []*field, ok bool) {
 
 // field checks one field declaration: a type name, an enum, or a nested object.
 func (c *checker) field(p *pair, parent []string) *field {
+	v := p.value
+	if p.keyKind == kindString && p.key != "" && v.kind == kindString && v.text != ir.TypeEnum && slices.Contains(ir.Types, v.text) {
+		return &field{name: p.key, where: p.at(), typ: v.text} // the common case, without a path
+	}
 	path := join(parent, p.key)
 	f := &field{name: p.key, where: p.at(), bad: true}
 	switch {
@@ -84,7 +89,6 @@ func (c *checker) field(p *pair, parent []string) *field {
 		c.report(diag.InvalidSchema, path, p.at(), "", "field names must not be empty")
 		return f
 	}
-	v := p.value
 	switch v.kind {
 	case kindBad:
 	case kindNull:

@@ -32,6 +32,11 @@ func BenchmarkStages(b *testing.B) {
 			parser.ParseBytes(src, 0)
 		}
 	})
+	b.Run("fast", func(b *testing.B) {
+		for b.Loop() {
+			parseFast(src)
+		}
+	})
 	b.Run("parse", func(b *testing.B) {
 		for b.Loop() {
 			parse(src)

@@ -29,16 +29,12 @@ func (c *checker) scoring(root *node) {
 		return
 	}
 	before := len(c.diags)
-	c.m.weights = map[string]float64{}
 	wc := weightCheck{checker: c, known: c.m.output != nil}
 	wc.mapping(w, c.m.output, join(path, "weights"), nil, wp.at())
 	if len(c.diags) > before || !c.outputOK {
 		return
 	}
-	total := 0.0 // summed in declaration order, so rounding is the same on every run
-	for _, l := range leafPaths(c.m.output, nil) {
-		total += c.m.weights[weightKey(l)]
-	}
+	total := sumWeights(c.m.output) // in declaration order, so rounding is the same on every run
 	switch {
 	case total == 0:
 		c.report(diag.InvalidWeight, join(path, "weights"), wp.at(), "",
@@ -55,9 +51,6 @@ type weightCheck struct {
 	known bool // the output schema is available to mirror
 }
 
-// weightKey identifies an output leaf by its path.
-func weightKey(path []string) string { return strings.Join(path, "\x00") }
-
 // mapping checks a weight mapping against fields (the output fields at this level). wpath is
 // the diagnostic path, fpath the output path, where the key naming this mapping.
 func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, where at) {
@@ -70,12 +63,18 @@ func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, wh
 		return
 	}
 	names := make([]string, len(fields))
+	byName := make(map[string]*field, len(fields))
 	for i, f := range fields {
 		names[i] = f.name
+		byName[f.name] = f
 	}
 	for i := range n.pairs {
 		p := &n.pairs[i]
-		f := find(fields, p.key)
+		f := byName[p.key]
+		if f != nil && !f.object && p.value.isNumber() && p.value.exact() && p.value.num >= 0 {
+			f.weight = p.value.num // the common case, without a path
+			continue
+		}
 		pw, pf := join(wpath, p.key), join(fpath, p.key)
 		switch {
 		case w.known && f == nil:
@@ -98,8 +97,8 @@ func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, wh
 			w.report(diag.InvalidWeight, pw, p.value.at(), "",
 				"%s is a leaf field: its weight is one number, not a mapping", strings.Join(pf, "."))
 		default:
-			if v, ok := w.number(p, pw); ok {
-				w.m.weights[weightKey(pf)] = v
+			if v, ok := w.number(p, pw); ok && f != nil {
+				f.weight = v
 			}
 		}
 	}
@@ -144,15 +143,6 @@ func (w weightCheck) number(p *pair, path []string) (float64, bool) {
 	return 0, false
 }
 
-func find(fields []*field, name string) *field {
-	for _, f := range fields {
-		if f.name == name {
-			return f
-		}
-	}
-	return nil
-}
-
 func fieldNames(fields []*field) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
@@ -161,16 +151,15 @@ func fieldNames(fields []*field) []string {
 	return out
 }
 
-// leafPaths lists the paths of the leaf fields under fields, in declaration order.
-func leafPaths(fields []*field, parent []string) [][]string {
-	var out [][]string
+// sumWeights adds the weights of the leaves under fields in declaration order.
+func sumWeights(fields []*field) float64 {
+	total := 0.0
 	for _, f := range fields {
-		p := join(parent, f.name)
 		if f.typ == ir.TypeObject {
-			out = append(out, leafPaths(f.fields, p)...)
+			total += sumWeights(f.fields)
 		} else {
-			out = append(out, p)
+			total += f.weight
 		}
 	}
-	return out
+	return total
 }

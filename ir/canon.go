@@ -14,15 +14,6 @@ import (
 	"unicode/utf8"
 )
 
-// Marshal returns the canonical bytes of b.
-func Marshal(b *Benchmark) ([]byte, error) {
-	raw, err := json.Marshal(b)
-	if err != nil {
-		return nil, err
-	}
-	return Canonicalize(raw)
-}
-
 // Hash names canonical IR bytes: "sha256:" and the lower-case hex digest.
 func Hash(canonical []byte) string {
 	sum := sha256.Sum256(canonical)
@@ -76,6 +67,11 @@ func encode(buf *bytes.Buffer, v any) error {
 		buf.WriteString("null")
 	case bool:
 		buf.WriteString(strconv.FormatBool(x))
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Errorf("ir: number %v is not finite", x)
+		}
+		buf.Write(AppendNumber(buf.AvailableBuffer(), x))
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil || math.IsInf(f, 0) {

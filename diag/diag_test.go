@@ -1,0 +1,82 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestSortOrdersAndDedupes(t *testing.T) {
+	l := List{
+		{Code: UnknownKey, Path: []string{"b"}, Line: 3, Column: 1, Message: "m"},
+		{Code: MissingKey, Path: []string{"a"}, Line: 1, Column: 5, Message: "m"},
+		{Code: InvalidYAML, Path: []string{}, Line: 1, Column: 5, Message: "m"},
+		{Code: UnknownKey, Path: []string{"b"}, Line: 3, Column: 1, Message: "m"},
+		{Code: UnknownKey, Path: []string{"a"}, Line: 3, Column: 1, Message: "m"},
+	}
+	got := l.Sort()
+	want := []string{"1:5 invalid_yaml", "1:5 missing_key", "3:1 unknown_key", "3:1 unknown_key"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d diagnostics, want %d (the duplicate dropped): %v", len(got), len(want), got)
+	}
+	for i, d := range got {
+		if s := fmt.Sprintf("%d:%d %s", d.Line, d.Column, d.Code); s != want[i] {
+			t.Errorf("%d: got %s, want %s", i, s, want[i])
+		}
+	}
+	if got[2].Path[0] != "a" || got[3].Path[0] != "b" {
+		t.Errorf("same place and code must order by path: %v", got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	l := List{
+		{Code: UnknownKey, Path: []string{"ai_system"}, Line: 3, Column: 1, Message: `unknown key "ai_system"`, Suggestion: "ai-system"},
+		{Code: MissingWeight, Path: []string{"scoring", "weights", "x"}, Line: 9, Column: 3, Message: "output field x has no weight"},
+	}
+	want := "b.yaml:3:1: unknown_key: unknown key \"ai_system\" (did you mean ai-system?)\n" +
+		"b.yaml:9:3: missing_weight: output field x has no weight\n"
+	if got := l.Format("b.yaml"); got != want {
+		t.Errorf("Format:\n%s\nwant:\n%s", got, want)
+	}
+	if got := l.Error(); !strings.HasPrefix(got, "3:1: unknown_key") || strings.HasSuffix(got, "\n") {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	if got := string(List(nil).JSON()); got != "[]\n" {
+		t.Errorf("empty list = %q, want []", got)
+	}
+	l := List{{Phase: PhaseValidate, Code: InvalidWeight, Path: []string{"scoring"}, Message: "weights must be >= 0 & <finite>", Line: 2, Column: 4}}
+	got := string(l.JSON())
+	for _, want := range []string{`"phase": "validate"`, `"code": "invalid_weight"`, `"path": [`, `"message": "weights must be >= 0 & <finite>"`, `"line": 2`, `"column": 4`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("JSON lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "suggestion") {
+		t.Errorf("an empty suggestion is left out:\n%s", got)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	for c, meaning := range Codes {
+		if !Registered(c) || meaning == "" || strings.ToLower(string(c)) != string(c) {
+			t.Errorf("code %q: registered=%v meaning=%q", c, Registered(c), meaning)
+		}
+	}
+	if Registered("no_such_code") {
+		t.Error("an unknown code is registered")
+	}
+	// The paper's representative codes (Appendix A.16) are all here.
+	for _, c := range strings.Fields(`invalid_yaml duplicate_key unknown_key unsupported_version
+		unsupported_ontology_version unknown_task unknown_domain unknown_language task_program_mismatch
+		invalid_schema missing_weight extra_weight invalid_weight data_not_found invalid_dataset_record
+		artifact_not_found missing_field extra_field wrong_type invalid_enum invalid_value adapter_error
+		timeout provider_error`) {
+		if !Registered(Code(c)) {
+			t.Errorf("paper code %s is not registered", c)
+		}
+	}
+}

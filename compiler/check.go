@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
@@ -72,18 +73,24 @@ func (c *checker) report(code diag.Code, path []string, where at, suggestion, fo
 
 // check validates the whole document.
 func (c *checker) check(root *node) {
+	if root.kind == kindNull {
+		root = &node{kind: kindMap, line: 1, col: 1} // an empty file lacks every key
+	}
 	if root.kind != kindMap {
 		c.report(diag.InvalidValue, nil, root.at(), "",
 			"a benchmark is a mapping with the keys %s; found %s", strings.Join(rootKeys, ", "), root.describe())
 		return
 	}
 	c.keys(root, nil, root.at(), rootKeys, rootKeys)
-	if v, p := root.get("version"); p != nil {
+	if v, p := root.get("version"); p != nil && v.kind != kindBad {
 		c.m.version = c.versionValue(v, []string{"version"}, diag.UnsupportedVersion, ir.SpecVersion)
 	}
-	if v, p := root.get("ontology_version"); p != nil {
+	if v, p := root.get("ontology_version"); p != nil && v.kind != kindBad {
 		c.m.ontologyVersion = c.versionValue(v, []string{"ontology_version"}, diag.UnsupportedOntologyVersion, ontology.Version)
-		c.reg, _ = c.lookup(strings.TrimSpace(v.text))
+		if c.m.ontologyVersion != "" || v.isNumber() && v.num == 1 {
+			// An unquoted 1.0 is reported, but plainly means 1.0: check the rest against it.
+			c.reg, _ = c.lookup(ontology.Version)
+		}
 	}
 	c.benchmark(root)
 	c.program(root)
@@ -96,6 +103,7 @@ func (c *checker) check(root *node) {
 // keys reports unknown keys of a mapping and the required keys it lacks. Missing keys are
 // reported at where, the key that names the mapping.
 func (c *checker) keys(n *node, path []string, where at, allowed, required []string) {
+	var meant []string // keys that a misspelt key was taken for: not reported missing again
 	for i := range n.pairs {
 		p := &n.pairs[i]
 		if p.keyKind != kindString {
@@ -104,12 +112,14 @@ func (c *checker) keys(n *node, path []string, where at, allowed, required []str
 			continue
 		}
 		if !slices.Contains(allowed, p.key) {
-			c.report(diag.UnknownKey, join(path, p.key), p.at(), suggest.Closest(p.key, allowed),
+			hint := suggest.Closest(p.key, allowed)
+			c.report(diag.UnknownKey, join(path, p.key), p.at(), hint,
 				"unknown key %q; %s takes the keys %s", p.key, sectionName(path), strings.Join(allowed, ", "))
+			meant = append(meant, hint)
 		}
 	}
 	for _, k := range required {
-		if _, p := n.get(k); p == nil {
+		if _, p := n.get(k); p == nil && !n.partial && !slices.Contains(meant, k) {
 			c.report(diag.MissingKey, join(path, k), where, "", "%s lacks the required key %q", sectionName(path), k)
 		}
 	}
@@ -141,12 +151,12 @@ func (c *checker) versionValue(v *node, path []string, code diag.Code, want stri
 	if v.isString() && v.text == want {
 		return want
 	}
-	if v.isNumber() && v.text == want {
+	if v.isNumber() && strconv.FormatFloat(v.num, 'f', -1, 64) == strings.TrimSuffix(want, ".0") {
 		c.report(code, path, v.at(), `"`+want+`"`,
 			"%s must be the string %q, but %s is a number here; quote it", path[0], want, v.text)
 		return ""
 	}
-	c.report(code, path, v.at(), "", "unsupported %s %s; this Benchy supports %q", path[0], v.describe(), want)
+	c.report(code, path, v.at(), "", "unsupported %s: found %s; this Benchy supports %q", path[0], v.describe(), want)
 	return ""
 }
 
@@ -244,7 +254,12 @@ func (c *checker) languageCode(v *node, path []string) string {
 		return ""
 	}
 	if !c.reg.HasLanguage(v.text) {
-		c.report(diag.UnknownLanguage, path, v.at(), c.reg.SuggestLanguage(v.text),
+		hint := c.reg.SuggestLanguage(v.text)
+		if src, dst, ok := strings.Cut(v.text, "-"); ok && c.m.task == "translate" && c.reg.HasLanguage(src) && c.reg.HasLanguage(dst) {
+			hint = "{source: " + src + ", target: " + dst + "}" // the paper's /translate/general/es-en
+			c.langForm = langUnknown                            // the hint says it all; no second diagnostic
+		}
+		c.report(diag.UnknownLanguage, path, v.at(), hint,
 			"unknown language %q: languages are ISO 639-1 two-letter codes in ontology %s", v.text, c.reg.Version)
 		return ""
 	}

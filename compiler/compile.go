@@ -7,8 +7,9 @@ import (
 )
 
 // Compile parses, validates and lowers a Benchy YAML benchmark. It returns the IR, or nil and
-// every diagnostic found, sorted by position. A stage that reports a problem stops the
-// pipeline: validation never runs on text that did not parse.
+// every diagnostic found, sorted by position. Validation runs on text that did not parse
+// only when its structure is known despite the problem (a duplicate key, an anchor, a tag);
+// lowering runs only when nothing was reported.
 func Compile(src []byte) (*ir.Benchmark, diag.List) {
 	return compile(src, ontology.Lookup)
 }
@@ -30,10 +31,10 @@ func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) 
 
 func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
 	root, ds := parse(src)
-	if len(ds) > 0 {
+	if root == nil {
 		return nil, ds.Sort()
 	}
-	c := &checker{lookup: lookup}
+	c := &checker{lookup: lookup, diags: ds}
 	c.check(root)
 	if len(c.diags) > 0 {
 		return nil, c.diags.Sort()

@@ -50,7 +50,7 @@ func parseFast(src []byte) (root *node, ok bool) {
 			toks = append(toks, tk)
 		}
 	}
-	f := &fastParser{toks: toks}
+	f := &fastParser{toks: toks, lines: newLineTable(src)}
 	if len(toks) == 0 {
 		return &node{kind: kindNull, line: 1, col: 1}, true
 	}
@@ -68,8 +68,9 @@ func parseFast(src []byte) (root *node, ok bool) {
 }
 
 type fastParser struct {
-	toks []*token.Token
-	i    int
+	toks  []*token.Token
+	i     int
+	lines *lineTable
 }
 
 func (f *fastParser) peek(k int) *token.Token {
@@ -98,8 +99,9 @@ func isScalarToken(t *token.Token) bool {
 }
 
 // scalarNode resolves a scalar token as the full parser does.
-func scalarNode(t *token.Token) *node {
-	n := &node{line: t.Position.Line, col: t.Position.Column, text: t.Value}
+func (f *fastParser) scalarNode(t *token.Token) *node {
+	n := &node{text: t.Value}
+	n.line, n.col = f.lines.pos(t)
 	if t.Type == token.SingleQuoteType || t.Type == token.DoubleQuoteType {
 		n.kind, n.quoted = kindString, true
 		return n
@@ -109,8 +111,8 @@ func scalarNode(t *token.Token) *node {
 }
 
 // keyNode is a mapping key: any scalar, keeping the text of non-string keys.
-func keyNode(t *token.Token) *node {
-	n := scalarNode(t)
+func (f *fastParser) keyNode(t *token.Token) *node {
+	n := f.scalarNode(t)
 	if n.kind != kindString {
 		n.text = strings.TrimSpace(t.Value)
 	}
@@ -119,8 +121,8 @@ func keyNode(t *token.Token) *node {
 
 // blockMap parses a block mapping whose keys sit at column col.
 func (f *fastParser) blockMap(col int) (*node, bool) {
-	first := f.peek(0)
-	n := &node{kind: kindMap, line: first.Position.Line, col: col}
+	n := &node{kind: kindMap}
+	n.line, n.col = f.lines.pos(f.peek(0))
 	for {
 		t := f.peek(0)
 		if t == nil || t.Position.Column < col {
@@ -129,7 +131,7 @@ func (f *fastParser) blockMap(col int) (*node, bool) {
 		if t.Position.Column > col || !f.isKey(0) {
 			return nil, false
 		}
-		key := keyNode(t)
+		key := f.keyNode(t)
 		f.i += 2
 		if _, dup := n.get(key.text); dup != nil {
 			return nil, false // the full parser reports it
@@ -189,7 +191,7 @@ func (f *fastParser) inline(blockCol int) (*node, bool) {
 		return f.flowSeq(blockCol)
 	case isScalarToken(t) && !f.isKey(0):
 		f.i++
-		return scalarNode(t), true
+		return f.scalarNode(t), true
 	}
 	return nil, false
 }
@@ -206,7 +208,8 @@ func (f *fastParser) next(blockCol, startLine int) (*token.Token, bool) {
 func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 	open := f.peek(0)
 	f.i++
-	n := &node{kind: kindMap, flow: true, line: open.Position.Line, col: open.Position.Column}
+	n := &node{kind: kindMap, flow: true}
+	n.line, n.col = f.lines.pos(open)
 	for {
 		t, ok := f.next(blockCol, open.Position.Line)
 		if !ok {
@@ -219,7 +222,7 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 		if !f.isKey(0) {
 			return nil, false
 		}
-		key := keyNode(t)
+		key := f.keyNode(t)
 		f.i += 2
 		if _, dup := n.get(key.text); dup != nil {
 			return nil, false
@@ -241,7 +244,8 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 func (f *fastParser) flowSeq(blockCol int) (*node, bool) {
 	open := f.peek(0)
 	f.i++
-	n := &node{kind: kindSeq, flow: true, line: open.Position.Line, col: open.Position.Column}
+	n := &node{kind: kindSeq, flow: true}
+	n.line, n.col = f.lines.pos(open)
 	for {
 		t, ok := f.next(blockCol, open.Position.Line)
 		if !ok {
@@ -279,8 +283,8 @@ func (f *fastParser) flowSeparator(end token.Type, blockCol, startLine int) bool
 // blockSeq parses a block sequence whose '-' entries sit at column col; each entry holds a
 // scalar or flow collection on its own line.
 func (f *fastParser) blockSeq(col int) (*node, bool) {
-	first := f.peek(0)
-	n := &node{kind: kindSeq, line: first.Position.Line, col: col}
+	n := &node{kind: kindSeq}
+	n.line, n.col = f.lines.pos(f.peek(0))
 	for {
 		t := f.peek(0)
 		if t == nil || t.Position.Column < col || (t.Position.Column == col && t.Type != token.SequenceEntryType) {

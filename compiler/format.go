@@ -34,21 +34,30 @@ var keyOrder = map[string][]string{
 func Format(src []byte) ([]byte, error) {
 	root, ds := parseFull(src, true)
 	if len(ds) > 0 {
+		if _, plain := parseFull(src, false); root == nil && len(plain) == 0 {
+			return nil, fmt.Errorf("fmt: the YAML parser cannot keep this file's comments (%s); move comments out of flow collections", ds[0].Message)
+		}
 		return nil, ds.Sort()
 	}
 	f := &formatter{root: root}
+	f.commentLines(root.lead, 0)
 	if root.kind == kindMap && len(root.pairs) > 0 {
 		// Comments above the first key head the file, wherever that key is sorted to.
 		f.commentLines(root.pairs[0].head, 0)
 		root.pairs[0].head = nil
 	}
-	if root.kind == kindMap {
+	switch {
+	case root.kind == kindMap && len(root.pairs) > 0:
 		f.mapping(root, nil, 0)
-	} else if root.kind != kindNull || root.comment != "" {
+	case root.kind == kindNull && root.comment == "":
+		// an empty document stays empty
+	default:
 		f.scalarLine(root)
 	}
-	if want := countComments(src); f.comments != want {
-		return nil, fmt.Errorf("fmt: %d of %d comments sit where the canonical layout has no place for them (inside a flow collection or a multi-line value); move them above a key", want-f.comments, want)
+	f.commentLines(root.tail, 0)
+	if want := countComments(bytes.TrimPrefix(src, bom)); f.comments != want {
+		return nil, fmt.Errorf("fmt: %d of %d comments have no place in the canonical layout "+
+			"(beside ---, inside a flow collection, between list items or in a multi-line value); put them on their own line above a key", want-f.comments, want)
 	}
 	return f.buf.Bytes(), nil
 }
@@ -208,16 +217,22 @@ func (f *formatter) ordered(n *node, path []string) []pair {
 		slices.Sort(order)
 	case len(path) >= 2 && path[0] == "scoring" && path[1] == "weights":
 		order = f.outputNames(path[2:])
-	case len(path) >= 3 && path[0] == "program":
-		order = []string{"enum"} // an enum declaration's key first; fields keep their order
+	default:
+		return n.pairs // fields, enum declarations and unknown sections keep their order
 	}
-	out := slices.Clone(n.pairs)
+	ranks := make(map[string]int, len(order))
+	for i, k := range order {
+		if _, dup := ranks[k]; !dup {
+			ranks[k] = i
+		}
+	}
 	rank := func(p pair) int {
-		if i := slices.Index(order, p.key); i >= 0 {
+		if i, ok := ranks[p.key]; ok {
 			return i
 		}
 		return len(order)
 	}
+	out := slices.Clone(n.pairs)
 	slices.SortStableFunc(out, func(a, b pair) int { return rank(a) - rank(b) })
 	return out
 }

@@ -3,6 +3,7 @@ package compiler
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // kind is what a node is after parsing.
@@ -31,6 +32,9 @@ type node struct {
 	quoted    bool           // kindString written quoted or as a block scalar
 	flow      bool           // kindMap, kindSeq written in flow style
 	index     map[string]int // kindMap: key -> pair, built on first lookup in a large mapping
+	partial   bool           // kindMap: a merge or explicit key was dropped, so keys may be missing
+	lead      []string       // the root only: comment lines before the document
+	tail      []string       // the root only: comment lines after it
 	comment   string         // a trailing line comment, without '#'
 	commentAt int            // the line of comment
 }
@@ -210,11 +214,31 @@ func parseNumber(s string) float64 {
 // maxExactInt is the largest integer every JSON reader holds exactly (2^53).
 const maxExactInt = 1 << 53
 
-// exact reports whether a numeric node's value survives JSON unchanged: finite, and for an
-// integer no larger in magnitude than 2^53.
+// exact reports whether a numeric node's value survives JSON unchanged: a finite float that
+// did not underflow to zero, or an integer no larger in magnitude than 2^53. The integer test
+// reads the source text, since 2^53+1 already rounded to 2^53 on the way in.
 func (n *node) exact() bool {
 	if math.IsInf(n.num, 0) || math.IsNaN(n.num) {
 		return false
 	}
-	return n.kind != kindInt || math.Abs(n.num) <= maxExactInt
+	if n.kind == kindFloat {
+		return n.num != 0 || !strings.ContainsAny(mantissa(n.text), "123456789")
+	}
+	text, base := strings.TrimPrefix(n.text, "+"), 10
+	switch {
+	case strings.HasPrefix(text, "0o"):
+		text, base = text[2:], 8
+	case strings.HasPrefix(text, "0x"):
+		text, base = text[2:], 16
+	}
+	v, err := strconv.ParseInt(text, base, 64)
+	return err == nil && v >= -maxExactInt && v <= maxExactInt
+}
+
+// mantissa is a float's text without its exponent.
+func mantissa(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

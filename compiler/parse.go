@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,64 +14,119 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 )
 
-// parse is the first stage: YAML bytes to a node tree. It returns nil and at least one
-// diagnostic when the text is not YAML that Benchy accepts. Duplicate keys and the
-// constructs Benchy forbids are all reported, not just the first; the tree keeps the first
-// occurrence of a duplicated key.
+// parse is the first stage: YAML bytes to a node tree. Duplicate keys and the constructs
+// Benchy forbids are all reported, not just the first. When the structure is still known (a
+// duplicate key, an anchor, a tag) it returns the tree with its diagnostics, keeping the
+// first occurrence of a duplicated key, so validation can report the independent problems
+// too; after a syntax error it returns no tree.
 func parse(src []byte) (root *node, ds diag.List) {
+	src = bytes.TrimPrefix(src, bom)
 	if root, ok := parseFast(src); ok {
 		return root, nil
 	}
 	return parseFull(src, false)
 }
 
+// bom is the UTF-8 byte order mark, which YAML allows at the start of a stream.
+var bom = []byte("\ufeff")
+
 // parseFull parses with goccy's full parser, keeping comments when fmt needs them. (Only
 // then: goccy's comment mode rejects a few valid texts, such as a comment line indented less
 // than the empty value above it.)
 func parseFull(src []byte, comments bool) (root *node, ds diag.List) {
+	src = bytes.TrimPrefix(src, bom)
 	if !utf8.Valid(src) {
 		line, col := invalidUTF8(src)
 		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, "the file is not valid UTF-8")}
 	}
+	p := &parsing{lines: newLineTable(src)}
+	if depth := flowDepth(src); depth > maxFlowDepth {
+		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, 1, 1,
+			fmt.Sprintf("flow collections nest %d deep; Benchy accepts at most %d", depth, maxFlowDepth))}
+	}
 	file, err := parseYAML(src, comments)
 	if err != nil {
-		line, col, msg := syntaxError(err)
+		line, col, msg := p.syntaxError(err)
 		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, msg)}
 	}
-	p := &parsing{}
 	var body ast.Node
-	for i, doc := range file.Docs {
+	var lead, tail []string
+	docs := 0
+	for _, doc := range file.Docs {
 		if _, ok := doc.Body.(*ast.DirectiveNode); ok {
-			tk := doc.Body.GetToken()
-			p.report(diag.InvalidYAML, nil, tk, "directives (%YAML, %TAG) are not allowed")
+			p.report(diag.InvalidYAML, nil, doc.Body.GetToken(), "directives (%YAML, %TAG) are not allowed")
 			continue
 		}
-		if i > 0 || (body != nil && !isEmpty(doc.Body)) {
-			line, col := 1, 1
-			if doc.Start != nil {
-				line, col = doc.Start.Position.Line, doc.Start.Position.Column
-			} else if doc.Body != nil {
-				line, col = pos(doc.Body.GetToken())
+		if doc.Start == nil && isEmpty(doc.Body) {
+			// Only comments, outside the document (before "---" or after "..."): the
+			// parser makes a document of them; they are not one.
+			if g, ok := doc.Body.(*ast.CommentGroupNode); ok && docs == 0 {
+				lead = append(lead, commentLines(g)...)
+			} else if ok {
+				tail = append(tail, commentLines(g)...)
 			}
-			p.diags = append(p.diags, parseDiag(diag.InvalidYAML, nil, line, col, "a benchmark file holds exactly one YAML document"))
+			continue
+		}
+		docs++
+		if docs > 1 {
+			tk := doc.Start
+			if tk == nil {
+				tk = doc.Body.GetToken()
+			}
+			p.report(diag.InvalidYAML, nil, tk, "a benchmark file holds exactly one YAML document")
 			continue
 		}
 		body = doc.Body
 	}
-	if len(p.diags) > 0 {
-		return nil, p.diags
-	}
 	if isEmpty(body) {
-		return &node{kind: kindNull, line: 1, col: 1}, nil
+		if g, ok := body.(*ast.CommentGroupNode); ok {
+			lead = append(lead, commentLines(g)...)
+		}
+		root = &node{kind: kindNull, line: 1, col: 1}
+	} else {
+		root = p.convert(body, []string{})
 	}
-	root = p.convert(body, []string{})
 	if root.line == 0 {
 		root.line, root.col = 1, 1
 	}
-	if len(p.diags) > 0 {
-		return nil, p.diags
+	root.lead, root.tail = lead, tail
+	return root, p.diags
+}
+
+// maxFlowDepth bounds how deep flow collections may nest: no benchmark comes near it, and
+// the full parser is slow on pathological nesting.
+const maxFlowDepth = 100
+
+// flowDepth measures the deepest nesting of flow brackets outside quotes and comments; an
+// approximation that only needs to be right for deep texts.
+func flowDepth(src []byte) int {
+	depth, deepest := 0, 0
+	var quote byte
+	comment := false
+	for i, c := range src {
+		switch {
+		case c == '\n' || c == '\r':
+			comment = false
+			if quote == '\'' {
+				// a single-quoted scalar may span lines; keep the quote open
+			}
+		case comment:
+		case quote != 0:
+			if c == quote && (quote == '\'' || i == 0 || src[i-1] != '\\') {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || src[i-1] == ' ' || src[i-1] == '\t'):
+			comment = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth = max(depth-1, 0)
+		}
 	}
-	return root, nil
+	return deepest
 }
 
 // parseYAML runs goccy's parser, turning a panic inside it into an error so that no input
@@ -89,13 +145,13 @@ func parseYAML(src []byte, comments bool) (f *ast.File, err error) {
 }
 
 // syntaxError extracts a position and a one-line message from a parser error.
-func syntaxError(err error) (line, col int, msg string) {
+func (p *parsing) syntaxError(err error) (line, col int, msg string) {
 	var te interface {
 		GetToken() *token.Token
 		GetMessage() string
 	}
 	if errors.As(err, &te) {
-		line, col = pos(te.GetToken())
+		line, col = p.pos(te.GetToken())
 		return line, col, "YAML syntax error: " + te.GetMessage()
 	}
 	return 1, 1, firstLine(err.Error())
@@ -133,13 +189,7 @@ func isEmpty(n ast.Node) bool {
 	return isComment
 }
 
-// pos returns a token's 1-based position, or 1:1 when the parser gave none.
-func pos(tk *token.Token) (line, col int) {
-	if tk == nil || tk.Position == nil || tk.Position.Line < 1 {
-		return 1, 1
-	}
-	return tk.Position.Line, max(tk.Position.Column, 1)
-}
+func (p *parsing) pos(tk *token.Token) (line, col int) { return p.lines.pos(tk) }
 
 func parseDiag(code diag.Code, path []string, line, col int, msg string) diag.Diagnostic {
 	if path == nil {
@@ -150,11 +200,13 @@ func parseDiag(code diag.Code, path []string, line, col int, msg string) diag.Di
 
 // parsing carries the diagnostics of one parse.
 type parsing struct {
-	diags diag.List
+	diags  diag.List
+	lines  *lineTable
+	merged bool // the last key converted was dropped: a merge key or an explicit key
 }
 
 func (p *parsing) report(code diag.Code, path []string, tk *token.Token, msg string) {
-	line, col := pos(tk)
+	line, col := p.pos(tk)
 	p.diags = append(p.diags, parseDiag(code, path, line, col, msg))
 }
 
@@ -165,7 +217,7 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 		return &node{kind: kindNull, line: 1, col: 1}
 	case *ast.TagNode:
 		p.report(diag.InvalidYAML, path, x.Start, fmt.Sprintf("tags such as %s are not allowed; Benchy gives every value its meaning from its place", x.Start.Value))
-		return p.convert(x.Value, path)
+		return &node{kind: kindBad} // a tag changes what its value means: nothing to check
 	case *ast.AnchorNode:
 		p.report(diag.InvalidYAML, path, x.Start, "anchors (&name) are not allowed; write each value where it is used")
 		return p.convert(x.Value, path)
@@ -178,7 +230,7 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 		return p.mapping(x, []*ast.MappingValueNode{x}, path)
 	case *ast.SequenceNode:
 		out := &node{kind: kindSeq, flow: x.IsFlowStyle, comment: commentText(x.GetComment())}
-		out.line, out.col = pos(x.Start)
+		out.line, out.col = p.pos(x.Start)
 		for _, v := range x.Values {
 			item := p.convert(v, path)
 			if item.line == 0 {
@@ -188,7 +240,7 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 		}
 		return out
 	case *ast.LiteralNode:
-		line, col := pos(x.Start)
+		line, col := p.pos(x.Start)
 		return &node{kind: kindString, line: line, col: col, text: x.Value.Value, quoted: true, comment: commentText(x.GetComment())}
 	case ast.ScalarNode:
 		return p.scalar(n)
@@ -202,7 +254,7 @@ func (p *parsing) convert(n ast.Node, path []string) *node {
 func (p *parsing) scalar(n ast.Node) *node {
 	tk := n.GetToken()
 	out := &node{comment: commentText(n.GetComment()), commentAt: commentLine(n.GetComment())}
-	out.line, out.col = pos(tk)
+	out.line, out.col = p.pos(tk)
 	if tk == nil {
 		out.kind = kindNull
 		return out
@@ -231,14 +283,16 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 	out := &node{kind: kindMap}
 	if m, ok := n.(*ast.MappingNode); ok {
 		out.flow, out.comment = m.IsFlowStyle, commentText(m.GetComment())
-		out.line, out.col = pos(m.Start)
+		out.line, out.col = p.pos(m.Start)
 	}
 	if len(values) > 0 && !out.flow {
-		out.line, out.col = pos(values[0].Key.GetToken())
+		out.line, out.col = p.pos(values[0].Key.GetToken())
 	}
 	for _, mv := range values {
+		p.merged = false
 		key, ok := p.key(mv.Key, path)
 		if !ok {
+			out.partial = out.partial || p.merged
 			continue
 		}
 		keyPath := append(path[:len(path):len(path)], key.text)
@@ -288,9 +342,11 @@ func (p *parsing) key(k ast.MapKeyNode, path []string) (*node, bool) {
 	switch x := k.(type) {
 	case *ast.MergeKeyNode:
 		p.report(diag.InvalidYAML, path, x.GetToken(), "merge keys (<<) are not allowed; write every key where it belongs")
+		p.merged = true
 		return nil, false
 	case *ast.MappingKeyNode:
 		p.report(diag.InvalidYAML, path, x.GetToken(), "explicit keys (? key) are not allowed; write key: value")
+		p.merged = true
 		return nil, false
 	case *ast.TagNode, *ast.AnchorNode, *ast.AliasNode:
 		p.convert(x, path) // reports the construct

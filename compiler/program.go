@@ -17,6 +17,7 @@ type field struct {
 	typ    string // a semantic type name or ir.TypeObject; "" when bad
 	bad    bool
 	object bool     // written as a nested object (valid or not); otherwise meant as a leaf
+	vague  bool     // bad in a way that leaves unclear what it is or what it is called: weights skip it
 	fields []*field // objects: every field declared, bad ones included
 	weight float64  // leaves: the weight scoring gives it, once checked
 	values []string // enums
@@ -84,9 +85,11 @@ func (c *checker) field(p *pair, parent []string) *field {
 	case p.keyKind != kindString:
 		c.report(diag.InvalidSchema, path, p.at(), `"`+p.key+`"`,
 			"field name %s is not a string in YAML; quote it to use it as a name", p.key)
+		f.vague = true
 		return f
 	case p.key == "":
 		c.report(diag.InvalidSchema, path, p.at(), "", "field names must not be empty")
+		f.vague = true
 		return f
 	}
 	switch v.kind {
@@ -101,9 +104,10 @@ func (c *checker) field(p *pair, parent []string) *field {
 	case kindMap:
 		if _, ep := v.get("enum"); ep != nil {
 			c.enum(f, v, path)
+			f.vague = f.bad && len(v.pairs) > 1 // an enum, or an object with a field named enum?
 		} else {
 			sub, ok := c.fields(v, path)
-			f.object, f.fields = true, sub
+			f.object, f.fields, f.vague = true, sub, len(sub) == 0
 			if ok {
 				f.typ, f.bad = ir.TypeObject, false
 			}
@@ -166,6 +170,9 @@ func (c *checker) enum(f *field, v *node, path []string) {
 		switch {
 		case m.kind == kindBad:
 			ok = false
+		case m.kind == kindMap || m.kind == kindSeq:
+			c.report(diag.InvalidSchema, path, m.at(), "", "enum members are strings; found %s", m.describe())
+			ok = false
 		case !m.isString():
 			c.report(diag.InvalidSchema, path, m.at(), fmt.Sprintf("%q", m.text), "enum members are strings; %s is %s here, so quote it", m.text, m.describe())
 			ok = false
@@ -184,11 +191,12 @@ func (c *checker) enum(f *field, v *node, path []string) {
 	}
 }
 
-// enumHint suggests the enum spelling for a list of plain strings.
+// enumHint suggests the enum spelling for a list of labels; a list of type names (a list
+// type, which the language does not have) gets none.
 func enumHint(v *node) string {
 	var names []string
 	for _, m := range v.items {
-		if !m.isString() {
+		if !m.isString() || slices.Contains(ir.Types, m.text) {
 			return ""
 		}
 		names = append(names, m.text)

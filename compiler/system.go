@@ -116,6 +116,8 @@ func (c *checker) name(s *node, path []string, key string) (string, bool) {
 		c.report(diag.InvalidValue, join(path, key), valueAt(p), "", "%s must be a string; found %s", key, v.describe())
 	case strings.TrimSpace(v.text) == "":
 		c.report(diag.InvalidValue, join(path, key), valueAt(p), "", "%s must not be empty", key)
+	case strings.ContainsFunc(v.text, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		c.report(diag.InvalidValue, join(path, key), v.at(), "", "%s must not contain line breaks or control characters", key)
 	case strings.TrimSpace(v.text) != v.text:
 		c.report(diag.InvalidValue, join(path, key), v.at(), strings.TrimSpace(v.text), "%s must not start or end with whitespace", key)
 	default:
@@ -158,7 +160,7 @@ func (c *checker) parameters(v *node, path []string) (map[string]any, bool) {
 		case x.isNumber():
 			msg := "parameter %s must be finite"
 			if !math.IsNaN(x.num) && !math.IsInf(x.num, 0) {
-				msg = "parameter %s is too large to be represented exactly; quote it if the provider takes a string"
+				msg = "parameter %s cannot be represented exactly (integers go up to 2^53); quote it if the provider takes a string"
 			}
 			c.report(diag.InvalidValue, pp, x.at(), "", msg, p.key)
 			ok = false

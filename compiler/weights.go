@@ -80,7 +80,7 @@ func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, wh
 		case w.known && f == nil:
 			w.report(diag.ExtraWeight, pw, p.at(), suggest.Closest(p.key, names),
 				"weight for %q, which is not an output field", strings.Join(pf, "."))
-		case p.value.kind == kindBad:
+		case p.value.kind == kindBad, f != nil && f.vague:
 		case f != nil && f.object:
 			if p.value.kind != kindMap {
 				w.report(diag.InvalidWeight, pw, valueAt(p), "",
@@ -114,6 +114,9 @@ func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, wh
 
 // missing reports every leaf under f as lacking a weight.
 func (w weightCheck) missing(f *field, wpath, fpath []string, where at) {
+	if f.vague {
+		return
+	}
 	pw, pf := join(wpath, f.name), join(fpath, f.name)
 	if !f.object {
 		w.report(diag.MissingWeight, pw, where, "", "output field %s has no weight; every leaf output field needs exactly one", strings.Join(pf, "."))
@@ -134,7 +137,7 @@ func (w weightCheck) number(p *pair, path []string) (float64, bool) {
 	case math.IsNaN(v.num) || math.IsInf(v.num, 0):
 		w.report(diag.InvalidWeight, path, v.at(), "", "a weight must be finite; found %s", v.text)
 	case !v.exact():
-		w.report(diag.InvalidWeight, path, v.at(), "", "weight %s is too large to be represented exactly", v.text)
+		w.report(diag.InvalidWeight, path, v.at(), "", "weight %s cannot be represented exactly: integers go up to 2^53, floats from about 1e-308 to 1e308", v.text)
 	case v.num < 0:
 		w.report(diag.InvalidWeight, path, v.at(), "", "weights must be >= 0; found %s", v.text)
 	default:

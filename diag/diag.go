@@ -27,34 +27,48 @@ type Diagnostic struct {
 	Suggestion string   `json:"suggestion,omitempty"`
 }
 
-// String renders d as "LINE:COL: CODE: message (did you mean X?)".
+// String renders d as "LINE:COL: CODE: message (did you mean X?)", always on one line: line
+// breaks inside the message or suggestion are written as \n.
 func (d Diagnostic) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d:%d: %s: %s", d.Line, d.Column, d.Code, d.Message)
+	fmt.Fprintf(&b, "%d:%d: %s: %s", d.Line, d.Column, d.Code, oneLine.Replace(d.Message))
 	if d.Suggestion != "" {
-		fmt.Fprintf(&b, " (did you mean %s?)", d.Suggestion)
+		fmt.Fprintf(&b, " (did you mean %s?)", oneLine.Replace(d.Suggestion))
 	}
 	return b.String()
 }
 
+var oneLine = strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\r`)
+
 // List is a set of diagnostics. The zero value is an empty list.
 type List []Diagnostic
 
-// Sort orders the list by position, then code, then path, and drops exact duplicates, so the
-// same input always reports the same list in the same order.
+// Sort orders the list by position, keeping the order in which problems at the same place
+// were found (the document order: missing weights come in declaration order), and drops
+// exact duplicates. The same input always gives the same list in the same order.
 func (l List) Sort() List {
-	slices.SortStableFunc(l, compare)
-	return slices.CompactFunc(l, func(a, b Diagnostic) bool { return compare(a, b) == 0 && a.Message == b.Message })
+	slices.SortStableFunc(l, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	out := l[:0]
+	for i, d := range l {
+		dup := false
+		for j := i - 1; j >= 0 && l[j].Line == d.Line && l[j].Column == d.Column; j-- {
+			if same(l[j], d) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
-func compare(a, b Diagnostic) int {
-	return cmp.Or(
-		cmp.Compare(a.Line, b.Line),
-		cmp.Compare(a.Column, b.Column),
-		cmp.Compare(a.Code, b.Code),
-		slices.Compare(a.Path, b.Path),
-		cmp.Compare(a.Message, b.Message),
-	)
+func same(a, b Diagnostic) bool {
+	return a.Phase == b.Phase && a.Code == b.Code && slices.Equal(a.Path, b.Path) &&
+		a.Message == b.Message && a.Suggestion == b.Suggestion
 }
 
 // Has reports whether the list holds a diagnostic with code c.

@@ -15,7 +15,7 @@ func TestSortOrdersAndDedupes(t *testing.T) {
 		{Code: UnknownKey, Path: []string{"a"}, Line: 3, Column: 1, Message: "m"},
 	}
 	got := l.Sort()
-	want := []string{"1:5 invalid_yaml", "1:5 missing_key", "3:1 unknown_key", "3:1 unknown_key"}
+	want := []string{"1:5 missing_key", "1:5 invalid_yaml", "3:1 unknown_key", "3:1 unknown_key"}
 	if len(got) != len(want) {
 		t.Fatalf("got %d diagnostics, want %d (the duplicate dropped): %v", len(got), len(want), got)
 	}
@@ -24,8 +24,8 @@ func TestSortOrdersAndDedupes(t *testing.T) {
 			t.Errorf("%d: got %s, want %s", i, s, want[i])
 		}
 	}
-	if got[2].Path[0] != "a" || got[3].Path[0] != "b" {
-		t.Errorf("same place and code must order by path: %v", got)
+	if got[2].Path[0] != "b" || got[3].Path[0] != "a" {
+		t.Errorf("problems at the same place keep the order they were found in: %v", got)
 	}
 }
 
@@ -78,5 +78,12 @@ func TestRegistry(t *testing.T) {
 		if !Registered(Code(c)) {
 			t.Errorf("paper code %s is not registered", c)
 		}
+	}
+}
+
+func TestStringIsOneLine(t *testing.T) {
+	d := Diagnostic{Code: InvalidValue, Line: 1, Column: 2, Message: "id must not\nend with whitespace", Suggestion: "a\r\nb"}
+	if got, want := d.String(), `1:2: invalid_value: id must not\nend with whitespace (did you mean a\nb?)`; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

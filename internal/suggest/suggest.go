@@ -4,9 +4,11 @@ package suggest
 import "strings"
 
 // Closest returns the candidate nearest to word, or "" when none is near enough to be a
-// plausible typo. A case-insensitive exact match wins; otherwise the smallest edit distance
+// plausible typo. A case-insensitive exact match wins; then the smallest edit distance
 // (Levenshtein, with adjacent transpositions) within a third of the word's length, at least
-// one and at most three edits. Ties go to the earlier candidate, so the result is stable.
+// one and at most three edits, ties going to the earlier candidate; then a single candidate
+// that shares a long prefix with word ("classification" → classify, "params" → parameters)
+// or has it as a whole part ("support" → customer_support).
 func Closest(word string, candidates []string) string {
 	if word == "" {
 		return ""
@@ -25,7 +27,47 @@ func Closest(word string, candidates []string) string {
 			best, bestDist = c, d
 		}
 	}
-	return best
+	if best != "" {
+		return best
+	}
+	return unique(candidates, func(c string) bool {
+		p := commonPrefix(lw, strings.ToLower(c))
+		return p >= 3 && 2*p >= len(lw)
+	}) + unique(candidates, func(c string) bool {
+		return commonPrefix(lw, strings.ToLower(c)) < 3 && hasPart(strings.ToLower(c), lw)
+	})
+}
+
+// unique returns the one candidate that ok accepts, or "" when none or several do.
+func unique(candidates []string, ok func(string) bool) string {
+	found := ""
+	for _, c := range candidates {
+		if ok(c) {
+			if found != "" {
+				return ""
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// hasPart reports whether word is one of the _- separated parts of c.
+func hasPart(c, word string) bool {
+	for _, part := range strings.FieldsFunc(c, func(r rune) bool { return r == '_' || r == '-' }) {
+		if part == word {
+			return true
+		}
+	}
+	return false
 }
 
 // distance is the optimal string alignment distance between a and b, counted in runes.

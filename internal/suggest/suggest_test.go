@@ -12,13 +12,34 @@ func TestClosest(t *testing.T) {
 		{"progarm", "program"}, // transposition
 		{"Version", "version"}, // case only
 		{"scorng", "scoring"},  // deletion
-		{"dataset", ""},        // too far from data
+		{"dataset", "data"},    // a shared prefix
 		{"x", ""},              // nothing near
 		{"", ""},               // nothing to match
 		{"benchmarks", "benchmark"},
 	}
 	for _, tt := range tests {
 		if got := Closest(tt.word, keys); got != tt.want {
+			t.Errorf("Closest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestClosestByPrefixOrPart(t *testing.T) {
+	tests := []struct {
+		word       string
+		candidates []string
+		want       string
+	}{
+		{"classification", []string{"extract", "classify", "transcribe", "translate"}, "classify"},
+		{"trans", []string{"extract", "classify", "transcribe", "translate"}, ""}, // two fit: no guess
+		{"params", []string{"type", "provider", "model", "prompt", "parameters"}, "parameters"},
+		{"ext", []string{"model", "external"}, "external"},
+		{"support", []string{"retail", "customer_support", "news"}, "customer_support"},
+		{"care", []string{"health_care", "child_care"}, ""},
+		{"ex", []string{"model", "external"}, ""}, // too short to be a prefix
+	}
+	for _, tt := range tests {
+		if got := Closest(tt.word, tt.candidates); got != tt.want {
 			t.Errorf("Closest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}

@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,12 +52,9 @@ func checkFast(t *testing.T, name string, src []byte) bool {
 }
 
 func TestFastParseAgreesWithFull(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*/*.yaml")
-	equiv, _ := filepath.Glob("testdata/equiv/*/*.yaml")
-	suite, _ := filepath.Glob(filepath.Join(suiteDir, "*", "in.yaml"))
-	nested, _ := filepath.Glob(filepath.Join(suiteDir, "*", "*", "in.yaml"))
+	suite := suiteFiles()
 	fastOurs, ours := 0, 0
-	for _, f := range append(files, equiv...) {
+	for _, f := range benchmarkFiles() {
 		src, _ := os.ReadFile(f)
 		ours++
 		if checkFast(t, f, src) {
@@ -66,13 +62,13 @@ func TestFastParseAgreesWithFull(t *testing.T) {
 		}
 	}
 	fastSuite := 0
-	for _, f := range append(suite, nested...) {
+	for _, f := range suite {
 		src, _ := os.ReadFile(f)
 		if checkFast(t, f, src) {
 			fastSuite++
 		}
 	}
-	t.Logf("fast path answered for %d of %d benchmark cases and %d of %d YAML test suite texts", fastOurs, ours, fastSuite, len(suite)+len(nested))
+	t.Logf("fast path answered for %d of %d benchmark cases and %d of %d YAML test suite texts", fastOurs, ours, fastSuite, len(suite))
 	if fastOurs*10 < ours*7 {
 		t.Errorf("the fast path answers only %d of %d cases; it has stopped being the common path", fastOurs, ours)
 	}
@@ -80,9 +76,7 @@ func TestFastParseAgreesWithFull(t *testing.T) {
 
 // FuzzFastParse: wherever the fast path answers, the full parser agrees.
 func FuzzFastParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*/*.yaml")
-	equiv, _ := filepath.Glob("testdata/equiv/*/*.yaml")
-	for _, file := range append(files, equiv...) {
+	for _, file := range benchmarkFiles() {
 		src, _ := os.ReadFile(file)
 		f.Add(src)
 	}

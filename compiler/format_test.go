@@ -15,9 +15,7 @@ import (
 // idempotent, keeps every comment, and a valid file compiles to the same IR hash before and
 // after. An invalid file stays invalid with the same codes.
 func TestFormatProperties(t *testing.T) {
-	files, _ := filepath.Glob("testdata/compile/*.yaml")
-	more, _ := filepath.Glob("testdata/equiv/*/*.yaml")
-	files = append(files, more...)
+	files := benchmarkFiles()
 	formatted := 0
 	for _, f := range files {
 		src, _ := os.ReadFile(f)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,9 +16,7 @@ import (
 // carries at least one diagnostic, every one with a registered code and a position inside
 // the input; a success recompiles to identical bytes, and fmt keeps its meaning.
 func FuzzCompile(f *testing.F) {
-	files, _ := filepath.Glob("testdata/compile/*.yaml")
-	more, _ := filepath.Glob("testdata/equiv/*/*.yaml")
-	for _, file := range append(files, more...) {
+	for _, file := range benchmarkFiles() {
 		src, _ := os.ReadFile(file)
 		f.Add(src)
 	}

@@ -36,6 +36,21 @@ func goldenCases(t *testing.T) []goldenCase {
 	return cases
 }
 
+// benchmarkFiles lists every benchmark text under testdata: the golden cases, the
+// equivalence groups and the fmt inputs and outputs.
+func benchmarkFiles() []string {
+	files, _ := filepath.Glob("testdata/*/*.yaml")
+	equiv, _ := filepath.Glob("testdata/equiv/*/*.yaml")
+	return append(files, equiv...)
+}
+
+// suiteFiles lists the in.yaml texts of the YAML test suite, or none when it is absent.
+func suiteFiles() []string {
+	files, _ := filepath.Glob(filepath.Join(suiteDir, "*", "in.yaml"))
+	nested, _ := filepath.Glob(filepath.Join(suiteDir, "*", "*", "in.yaml"))
+	return append(files, nested...)
+}
+
 // prettyIR is how goldens store the IR: indented for review; the test canonicalises it back
 // and compares bytes.
 func prettyIR(canonical []byte) []byte {

@@ -7,7 +7,7 @@ WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/...
 EXAMPLE := assets/examples/invoices/benchmark.yaml
 
-.PHONY: all build run test test-native test-wasm lint bench bench-wasm fuzz clean
+.PHONY: all build run test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
 
 all: build
 
@@ -34,7 +34,11 @@ test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(PURE)
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./compiler/
+	$(GO) test -run '^$$' -bench . -benchmem ./compiler/ ./engine/ ./adapter/
+
+# The 1,000,000-row memory check of the engine (about a minute).
+bench-memory:
+	BENCHY_BIG=1 $(GO) test -run TestMemoryFlat -v ./engine/
 
 bench-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Fields/1000$$' -benchmem ./compiler/

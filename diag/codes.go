@@ -34,6 +34,8 @@ const (
 	AdapterError         Code = "adapter_error"
 	Timeout              Code = "timeout"
 	ProviderError        Code = "provider_error"
+	MissingBinding       Code = "missing_binding"
+	InvalidRuntime       Code = "invalid_runtime"
 )
 
 // Codes maps every registered code to its one-line meaning.
@@ -65,6 +67,8 @@ var Codes = map[Code]string{
 	AdapterError:         "the adapter failed before producing an output object",
 	Timeout:              "the AI-system did not answer in time",
 	ProviderError:        "the model provider failed (HTTP error, connection failure, exhausted retries)",
+	MissingBinding:       "the runtime has no adapter for the benchmark's AI-system; the run cannot start",
+	InvalidRuntime:       "the runtime file (bindings and providers) is not valid",
 }
 
 // Registered reports whether c is in the registry.

@@ -1,0 +1,205 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// commandFactory makes command adapters for b. Each starts its own process at once, so
+// that a command that cannot start stops the run before any example, and keeps it across
+// examples, so that a model loads once per worker, not once per example.
+func (b *binding) commandFactory(log io.Writer) engine.Factory {
+	sink := newLogSink(log)
+	var workers atomic.Int64
+	return func() (engine.Adapter, error) {
+		a := &commandAdapter{b: b, log: sink, prefix: fmt.Sprintf("%s[%d]: ", b.name, workers.Add(1))}
+		a.enc = json.NewEncoder(&a.req)
+		a.enc.SetEscapeHTML(false)
+		p, err := startProcess(b, sink, a.prefix)
+		if err != nil {
+			return nil, fmt.Errorf("binding %q: cannot start the command: %w", b.name, err)
+		}
+		a.p = p
+		return a, nil
+	}
+}
+
+// commandAdapter speaks the line protocol with one process: per example one request line
+// {"id": INDEX, "input": {...}} on its stdin, one answer line on its stdout,
+// {"id": INDEX, "output": VALUE} or {"id": INDEX, "error": "message"}.
+type commandAdapter struct {
+	b      *binding
+	log    *logSink
+	prefix string   // names the binding and worker in the log
+	p      *process // nil after a failure: started again by the next example
+	req    bytes.Buffer
+	enc    *json.Encoder // writes into req
+}
+
+// Invoke asks the process for one example's output. A process that fails, breaks the
+// protocol or times out is killed and replaced for the next example; one that answers with
+// an error is kept.
+func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string]any) (any, error) {
+	if ctx.Err() != nil {
+		return nil, engine.ExecutionError(diag.Timeout, "the run ended before the AI-system was asked (%v)", context.Cause(ctx))
+	}
+	req, err := a.request(index, input)
+	if err != nil {
+		return nil, engine.ExecutionError(diag.AdapterError, "cannot encode the input as JSON: %v", err)
+	}
+	if a.p != nil && a.p.hasExited() {
+		// It stopped after its last answer: this example was never sent to it, so it is
+		// not this example's failure. The log says why.
+		a.log.line(a.prefix, fmt.Appendf(nil, "(benchy) the command exited after its last answer (%s); starting it again", a.p.exitText()))
+		a.p.kill()
+		a.p = nil
+	}
+	if a.p == nil {
+		if a.p, err = startProcess(a.b, a.log, a.prefix); err != nil {
+			return nil, engine.ExecutionError(diag.AdapterError, "cannot restart the command: %v", err)
+		}
+	}
+	p := a.p
+	deadline := time.Now().Add(a.b.timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	p.setDeadline(deadline)
+	if ctx.Done() != nil {
+		fired := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			p.setDeadline(expired)
+			close(fired)
+		})
+		defer func() {
+			if !stop() {
+				<-fired // it must not expire the next example's deadline
+			}
+		}()
+	}
+	line, err := p.exchange(req)
+	if err != nil {
+		a.p = nil
+		return nil, a.lost(ctx, p, err)
+	}
+	out, f, resync := answer(line, index)
+	if resync {
+		a.p = nil
+		p.kill()
+		f.Message += "; the command was killed"
+	}
+	if f != nil {
+		return nil, f
+	}
+	return out, nil
+}
+
+// lost accounts for a process whose exchange failed.
+func (a *commandAdapter) lost(ctx context.Context, p *process, err error) *engine.Failure {
+	switch {
+	case isTimeout(err):
+		p.kill()
+		if ctx.Err() != nil {
+			return engine.ExecutionError(diag.Timeout, "the run ended before the AI-system answered (%v); the command was killed", context.Cause(ctx))
+		}
+		return engine.ExecutionError(diag.Timeout, "no answer within %v; the command was killed", a.b.timeout)
+	case err == errLineTooLong:
+		p.kill()
+		return engine.ExecutionError(diag.AdapterError, "%v; the command was killed", err)
+	}
+	return engine.ExecutionError(diag.AdapterError, "%s", p.death(err))
+}
+
+// request encodes one request line into a.req.
+func (a *commandAdapter) request(index int, input map[string]any) ([]byte, error) {
+	a.req.Reset()
+	a.req.WriteString(`{"id":`)
+	a.req.WriteString(strconv.Itoa(index))
+	a.req.WriteString(`,"input":`)
+	if err := a.enc.Encode(input); err != nil {
+		return nil, err
+	}
+	a.req.Truncate(a.req.Len() - 1) // Encode's newline
+	a.req.WriteString("}\n")
+	return a.req.Bytes(), nil
+}
+
+// Close ends the process: it closes stdin, the command's cue to exit, and kills it if it
+// does not exit within a second.
+func (a *commandAdapter) Close() error {
+	if a.p != nil {
+		a.p.close()
+		a.p = nil
+	}
+	return nil
+}
+
+// answer decodes one answer line for example index. resync reports a line that may
+// belong to another example (not JSON, no id or another id): the process's answers can
+// no longer be matched to requests, so it must be restarted.
+func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	var m map[string]any
+	if !decodeJSON(line, &m) || m == nil {
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer is not a JSON object: %q", clip(line, 200)), true
+	}
+	id, ok := m["id"]
+	if !ok {
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer has no id (want %d)", index), true
+	}
+	if n, ok := id.(json.Number); !ok || string(n) != strconv.Itoa(index) {
+		text, _ := json.Marshal(id)
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer has id %s, want %d", clip(text, 200), index), true
+	}
+	var unknown []string
+	for k := range m {
+		if k != "id" && k != "output" && k != "error" {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer has the unknown key %q; an answer has id and either output or error", unknown[0]), false
+	}
+	output, hasOutput := m["output"]
+	message, hasError := m["error"]
+	switch {
+	case hasOutput && hasError:
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer has both output and error"), false
+	case hasOutput:
+		return output, nil, false
+	case !hasError:
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer has neither output nor error"), false
+	}
+	switch s, ok := message.(string); {
+	case !ok:
+		text, _ := json.Marshal(message)
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer's error is not a string: %s", clip(text, 200)), false
+	case s == "":
+		return nil, engine.ExecutionError(diag.AdapterError, "the AI-system reported an error without a message"), false
+	default:
+		return nil, engine.ExecutionError(diag.AdapterError, "%s", s), false
+	}
+}
+
+// decodeJSON decodes exactly one JSON value from b into v, numbers as json.Number so that
+// 121 and 121.0 stay as written for the engine's int and float checks.
+func decodeJSON(b []byte, v any) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return false
+	}
+	_, err := dec.Token()
+	return err == io.EOF
+}

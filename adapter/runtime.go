@@ -1,0 +1,155 @@
+package adapter
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// DefaultTimeout bounds one example when a binding names no timeout: long enough for a slow
+// model behind a command, short enough that a hung system does not stall a run for good.
+const DefaultTimeout = 60 * time.Second
+
+// Runtime is a parsed runtime file: how this machine reaches each AI-system. It is kept
+// apart from the benchmark so that the same benchmark runs against a command on a laptop
+// and an endpoint in production, and so that nothing machine-specific enters the IR.
+//
+// Bindings hold command lines and URLs, which may carry secrets; Runtime shows only their
+// names (Names), never their contents.
+type Runtime struct {
+	file     string // as given to LoadRuntime, for messages
+	bindings map[string]*binding
+	// providers is the providers mapping as written, kept unchecked for the provider
+	// adapters (a later issue), which need its nodes' positions for their diagnostics.
+	providers ast.Node
+}
+
+// binding is one AI-system's adapter settings: exactly one of command and url is set.
+type binding struct {
+	name    string
+	command []string // a relative program path is already resolved against dir
+	url     string
+	timeout time.Duration
+	dir     string // absolute: the runtime file's directory, the command's working directory
+	http    httpShared
+}
+
+// LoadRuntime reads and parses the runtime file at path. Commands run in the file's
+// directory. Every error it returns is an invalid_runtime problem; a *RuntimeError lists
+// each one with its position.
+func LoadRuntime(path string) (*Runtime, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the runtime file: %w", err)
+	}
+	return parseRuntime(src, filepath.Dir(path), path)
+}
+
+// ParseRuntime parses a runtime file's text; dir is the directory commands run in, made
+// absolute here so that a later change of working directory does not move it.
+func ParseRuntime(src []byte, dir string) (*Runtime, error) {
+	return parseRuntime(src, dir, "")
+}
+
+func parseRuntime(src []byte, dir, file string) (*Runtime, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("runtime file directory %s: %w", dir, err)
+	}
+	p := &runtimeParser{dir: abs, rt: &Runtime{file: file, bindings: map[string]*binding{}}}
+	p.parse(src)
+	if len(p.diags) > 0 {
+		return nil, &RuntimeError{File: file, Diags: p.diags.Sort()}
+	}
+	return p.rt, nil
+}
+
+// RuntimeError lists every problem of a runtime file, each with code diag.InvalidRuntime,
+// the keys leading to it and its position.
+type RuntimeError struct {
+	File  string // as given to LoadRuntime; empty for ParseRuntime
+	Diags diag.List
+}
+
+// Error renders the problems one per line, as "FILE:LINE:COL: invalid_runtime: message".
+func (e *RuntimeError) Error() string {
+	name := e.File
+	if name == "" {
+		name = "runtime file"
+	}
+	return strings.TrimSuffix(e.Diags.Format(name), "\n")
+}
+
+// Names lists the bound AI-system ids, sorted: what may be shown of a runtime file.
+func (r *Runtime) Names() []string {
+	if r == nil {
+		return nil
+	}
+	names := make([]string, 0, len(r.bindings))
+	for name := range r.bindings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Factory returns the adapter factory for sys and the name of the binding it uses. An
+// AI-system the runtime cannot reach is an error wrapping engine.ErrMissingBinding, found
+// before any example runs. Commands' stderr goes to log, line by line, each line prefixed
+// with the binding's name; log may be nil. A nil Runtime binds nothing.
+func (r *Runtime) Factory(sys ir.AISystem, log io.Writer) (engine.Factory, string, error) {
+	switch sys.Type {
+	case ir.SystemExternal:
+		b := r.binding(sys.ID)
+		if b == nil {
+			return nil, "", r.missing(sys.ID)
+		}
+		if b.command != nil {
+			return b.commandFactory(log), b.name, nil
+		}
+		return b.httpFactory(), b.name, nil
+	case ir.SystemModel:
+		return nil, "", fmt.Errorf("%w: the provider adapter for %q is not available in this version of Benchy", engine.ErrMissingBinding, sys.Provider)
+	}
+	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
+}
+
+func (r *Runtime) binding(id string) *binding {
+	if r == nil {
+		return nil
+	}
+	return r.bindings[id]
+}
+
+// missing explains an unbound external id, suggesting a near name.
+func (r *Runtime) missing(id string) error {
+	if r == nil {
+		return fmt.Errorf("%w: no runtime file was given to bind the external AI-system %q", engine.ErrMissingBinding, id)
+	}
+	file := r.file
+	if file == "" {
+		file = "the runtime file"
+	}
+	names := r.Names()
+	msg := fmt.Sprintf("%s has no binding for the external AI-system %q", file, id)
+	switch s := suggest.Closest(id, names); {
+	case s != "":
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	case len(names) == 0:
+		msg += " (it binds nothing)"
+	default:
+		msg += fmt.Sprintf(" (it binds %s)", strings.Join(names, ", "))
+	}
+	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
+}

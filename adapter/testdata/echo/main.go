@@ -1,0 +1,87 @@
+// Command echo is the command adapter's test partner: it answers each request line with its
+// input as the output, unless the input's "action" asks for a misbehaviour.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return // stdin closed: the adapter's cue to exit
+		}
+		var req struct {
+			ID    json.RawMessage `json:"id"`
+			Input json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(line, &req); err != nil {
+			fmt.Fprintf(os.Stderr, "bad request: %v\n", err)
+			os.Exit(2)
+		}
+		var in struct {
+			Action string `json:"action"`
+			MS     int    `json:"ms"`
+			N      int    `json:"n"`
+		}
+		json.Unmarshal(req.Input, &in)
+		answer(out, string(req.ID), req.Input, in.Action, in.MS, in.N)
+		out.Flush()
+	}
+}
+
+func answer(out *bufio.Writer, id string, input json.RawMessage, action string, ms, n int) {
+	reply := func(key string, value any) {
+		b, _ := json.Marshal(value)
+		fmt.Fprintf(out, "{\"id\":%s,%q:%s}\n", id, key, b)
+	}
+	switch action {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "crashing on purpose")
+		os.Exit(3)
+	case "exit0":
+		os.Exit(0)
+	case "exitafter":
+		reply("output", input)
+		out.Flush()
+		os.Exit(1)
+	case "closeout":
+		os.Stdout.Close()
+		time.Sleep(time.Minute)
+	case "sleep":
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		reply("output", input)
+	case "garbage":
+		fmt.Fprintln(out, "this is not JSON")
+	case "wrongid":
+		i, _ := strconv.Atoi(id)
+		fmt.Fprintf(out, "{\"id\":%d,\"output\":%s}\n", i+1, input)
+	case "error":
+		reply("error", "boom")
+	case "nooutput":
+		fmt.Fprintf(out, "{\"id\":%s}\n", id)
+	case "extra":
+		fmt.Fprintf(out, "{\"id\":%s,\"output\":1,\"usage\":2}\n", id)
+	case "stderr":
+		fmt.Fprintln(os.Stderr, "a note on stderr")
+		reply("output", input)
+	case "cwd":
+		wd, _ := os.Getwd()
+		reply("output", map[string]string{"cwd": wd})
+	case "pid":
+		reply("output", map[string]int{"pid": os.Getpid()})
+	case "big":
+		reply("output", map[string]string{"text": strings.Repeat("x", n)})
+	default:
+		fmt.Fprintf(out, "{\"id\":%s,\"output\":%s}\n", id, input)
+	}
+}

@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
+// Adapter is the one runtime contract of the paper (A.10): a named-field input object in, a
+// named-field output object out. Input values are JSON-shaped (map[string]any, string,
+// json.Number, bool; artifacts as absolute path strings). The output must be JSON-shaped too;
+// numbers may be json.Number, float64 or any Go integer.
+//
+// Invoke reports a failure to produce an output as an error: a *Failure says which kind, any
+// other error is an adapter_error. An adapter is used by one worker at a time.
+type Adapter interface {
+	Invoke(ctx context.Context, index int, input map[string]any) (any, error)
+	Close() error
+}
+
+// Factory makes one adapter per worker.
+type Factory func() (Adapter, error)
+
+// Failure is an adapter's account of why there is no valid output. Status is
+// StatusExecutionError (Code adapter_error, timeout or provider_error) or StatusInvalidOutput
+// (the system answered, but not with a value: Code invalid_value, Prediction the raw answer).
+type Failure struct {
+	Status     Status
+	Code       diag.Code
+	Message    string
+	Prediction any // for invalid_output: what the system did answer
+}
+
+func (f *Failure) Error() string { return fmt.Sprintf("%s: %s", f.Code, f.Message) }
+
+// ExecutionError is a shorthand for an execution_error failure.
+func ExecutionError(code diag.Code, format string, args ...any) *Failure {
+	return &Failure{Status: StatusExecutionError, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidOutput is a shorthand for an answer that is not a value (text that is not JSON).
+func InvalidOutput(prediction any, format string, args ...any) *Failure {
+	return &Failure{Status: StatusInvalidOutput, Code: diag.InvalidValue, Message: fmt.Sprintf(format, args...), Prediction: prediction}
+}
+
+// ErrMissingBinding is wrapped by a Binder that has no adapter for an AI-system (A.11).
+var ErrMissingBinding = errors.New("no adapter binding for this AI-system")
+
+// Status is an example's outcome (A.12).
+type Status string
+
+const (
+	StatusValid          Status = "valid"
+	StatusInvalidOutput  Status = "invalid_output"
+	StatusExecutionError Status = "execution_error"
+)
+
+// failureOf classifies an adapter error.
+func failureOf(ctx context.Context, err error) *Failure {
+	var f *Failure
+	switch {
+	case errors.As(err, &f):
+		return f
+	case errors.Is(err, context.DeadlineExceeded):
+		return ExecutionError(diag.Timeout, "the AI-system did not answer in time")
+	}
+	return ExecutionError(diag.AdapterError, "%v", err)
+}

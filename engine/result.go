@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"github.com/benchy-eval/benchy/diag"
+)
+
+// ResultVersion is the version of the result document (A.14).
+const ResultVersion = "1.0"
+
+// ExampleResult is one evaluated example, exactly the fields of A.14.
+type ExampleResult struct {
+	Index        int          `json:"index"`
+	Status       Status       `json:"status"`
+	Prediction   any          `json:"prediction"`
+	FieldScores  []FieldScore `json:"field_scores"`
+	Score        *float64     `json:"score"`
+	Contribution float64      `json:"contribution"`
+	Error        *ResultError `json:"error"`
+}
+
+// FieldScore is the exact-match score of one scoring dimension.
+type FieldScore struct {
+	Path   []string `json:"path"`
+	Score  float64  `json:"score"`
+	Weight float64  `json:"weight"`
+}
+
+// ResultError says why an example has no score. Path is null for execution errors.
+type ResultError struct {
+	Code    diag.Code `json:"code"`
+	Path    []string  `json:"path"`
+	Message string    `json:"message"`
+}
+
+// Summary counts the examples by status (A.14).
+type Summary struct {
+	Examples        int `json:"examples"`
+	Valid           int `json:"valid"`
+	InvalidOutputs  int `json:"invalid_outputs"`
+	ExecutionErrors int `json:"execution_errors"`
+}
+
+// DimensionAccuracy is the share of valid examples whose field matched.
+type DimensionAccuracy struct {
+	Path     []string `json:"path"`
+	Weight   float64  `json:"weight"`
+	Correct  int      `json:"correct"`
+	Valid    int      `json:"valid"`
+	Accuracy *float64 `json:"accuracy"` // null when no example was valid
+}
+
+// Interval is a confidence interval for the benchmark score.
+type Interval struct {
+	Level  float64 `json:"level"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	Method string  `json:"method"`
+}
+
+// Report is everything about a run but the per-example results: the A.14 head and what
+// Benchy adds beside it. The result document is Report's fields plus "results".
+type Report struct {
+	Version        string              `json:"version"`
+	BenchmarkScore float64             `json:"benchmark_score"`
+	Summary        Summary             `json:"summary"`
+	IRHash         string              `json:"ir_hash"`
+	AISystem       any                 `json:"ai_system"`
+	Binding        string              `json:"binding"`
+	StartedAt      string              `json:"started_at"`
+	FinishedAt     string              `json:"finished_at"`
+	Dimensions     []DimensionAccuracy `json:"dimensions"`
+	Confidence     Interval            `json:"confidence_interval"`
+	Concurrency    int                 `json:"concurrency"`
+	Limit          int                 `json:"limit,omitempty"`
+}

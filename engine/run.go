@@ -1,0 +1,348 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// Options configure a run.
+type Options struct {
+	Root        string           // the directory data.path is relative to: the benchmark file's
+	IRHash      string           // recorded in the report
+	Binding     string           // the name of the adapter binding, recorded in the report
+	Concurrency int              // workers; 0 means DefaultConcurrency
+	Limit       int              // run only the first Limit examples; 0 means all
+	Results     io.Writer        // receives one ExampleResult per line, in index order
+	Progress    func(Progress)   // called after each example, from one goroutine
+	Clock       func() time.Time // for tests; time.Now by default
+}
+
+// DefaultConcurrency is the number of workers when Options.Concurrency is 0.
+func DefaultConcurrency() int { return max(4, runtime.NumCPU()) }
+
+// Progress is the state of a running evaluation.
+type Progress struct {
+	Done, Total int
+	Summary     Summary
+	Elapsed     time.Duration
+}
+
+// Run evaluates b against the adapters factory makes. It returns the report, or an *Abort
+// when the dataset or the setup stops the run before or while it starts: then no AI-system
+// was called for a dataset problem. A failed example never stops the run.
+func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*Report, error) {
+	clock := opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	started := clock()
+	workers := opts.Concurrency
+	if workers <= 0 {
+		workers = DefaultConcurrency()
+	}
+	total, a := validateDataset(b, opts.Root, opts.Limit)
+	if a != nil {
+		return nil, a
+	}
+	workers = min(workers, total)
+	adapters := make([]Adapter, 0, workers)
+	defer func() {
+		for _, ad := range adapters {
+			ad.Close()
+		}
+	}()
+	for range workers {
+		ad, err := factory()
+		if err != nil {
+			return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
+				Message: fmt.Sprintf("cannot start the AI-system's adapter: %v", err), Line: 1, Column: 1}}
+		}
+		adapters = append(adapters, ad)
+	}
+	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, weights: totalWeight(b)}
+	if err := r.execute(ctx, adapters); err != nil {
+		return nil, err
+	}
+	return r.report(clock(), workers), nil
+}
+
+// validateDataset is the first pass: every row of the (limited) dataset is read and checked
+// before any AI-system call.
+func validateDataset(b *ir.Benchmark, root string, limit int) (int, *Abort) {
+	d, a := openDataset(b, root)
+	if a != nil {
+		return 0, a
+	}
+	defer d.Close()
+	n := 0
+	for (limit <= 0 || n < limit) && d.next() != nil {
+		n++
+	}
+	if d.failed != nil {
+		return 0, d.failed
+	}
+	if n == 0 {
+		return 0, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
+	}
+	return n, nil
+}
+
+func totalWeight(b *ir.Benchmark) float64 {
+	w := 0.0
+	for _, d := range b.Scoring.Dimensions {
+		w += d.Weight
+	}
+	return w
+}
+
+type runner struct {
+	b       *ir.Benchmark
+	opts    Options
+	total   int
+	weights float64
+	started time.Time
+	clock   func() time.Time
+
+	summary Summary
+	q       []float64 // contributions in index order, kept only for a run small enough to bootstrap
+	sum     float64   // of the contributions, in index order
+	sumSq   float64   // of their squares, for the normal interval of a large run
+	correct []int     // per dimension, among valid examples
+}
+
+type outcome struct {
+	index  int
+	result ExampleResult
+}
+
+// execute is the second pass: examples go to the workers, results come back in any order
+// and are written in index order. A window bounds how far dispatch runs ahead of writing, so
+// memory stays flat however large the dataset.
+func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
+	d, a := openDataset(r.b, r.opts.Root)
+	if a != nil {
+		return a
+	}
+	defer d.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	jobs := make(chan *example)
+	outcomes := make(chan outcome, len(adapters))
+	window := make(chan struct{}, 8*len(adapters))
+	var wg sync.WaitGroup
+	for _, ad := range adapters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ex := range jobs {
+				outcomes <- outcome{ex.index, r.evaluate(ctx, ad, ex)}
+			}
+		}()
+	}
+	var dataErr *Abort
+	go func() {
+		defer close(jobs)
+		for i := 0; i < r.total; i++ {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			ex := d.next()
+			if ex == nil {
+				dataErr = d.failed // the file changed since it was validated
+				cancel()
+				return
+			}
+			select {
+			case jobs <- ex:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outcomes) }()
+
+	var w *bufio.Writer
+	var enc *resultEncoder
+	if r.opts.Results != nil {
+		w = bufio.NewWriterSize(r.opts.Results, 256<<10)
+		enc = &resultEncoder{w: w}
+	}
+	r.correct = make([]int, len(r.b.Scoring.Dimensions))
+	// Results wait here for those before them. Dispatch takes a window slot per example and
+	// writing frees it, so fewer than cap(window) are ever outstanding: index modulo that
+	// is a free place.
+	type slot struct {
+		full bool
+		res  ExampleResult
+	}
+	pending := make([]slot, cap(window))
+	next := 0
+	var writeErr error
+	for o := range outcomes {
+		pending[o.index%len(pending)] = slot{true, o.result}
+		for {
+			s := &pending[next%len(pending)]
+			if !s.full {
+				break
+			}
+			res := s.res
+			*s = slot{}
+			r.record(res)
+			if enc != nil && writeErr == nil {
+				writeErr = enc.encode(&res)
+			}
+			next++
+			<-window
+			if r.opts.Progress != nil {
+				r.opts.Progress(Progress{Done: next, Total: r.total, Summary: r.summary, Elapsed: r.clock().Sub(r.started)})
+			}
+		}
+	}
+	if w != nil && writeErr == nil {
+		writeErr = w.Flush()
+	}
+	switch {
+	case dataErr != nil:
+		return dataErr
+	case ctx.Err() != nil && next < r.total:
+		return fmt.Errorf("run cancelled after %d of %d examples: %w", next, r.total, context.Cause(ctx))
+	case writeErr != nil:
+		return fmt.Errorf("writing results: %w", writeErr)
+	}
+	return nil
+}
+
+// record adds one result, in index order, to the running totals.
+func (r *runner) record(res ExampleResult) {
+	r.summary.Examples++
+	switch res.Status {
+	case StatusValid:
+		r.summary.Valid++
+		for i, fs := range res.FieldScores {
+			if fs.Score == 1 {
+				r.correct[i]++
+			}
+		}
+	case StatusInvalidOutput:
+		r.summary.InvalidOutputs++
+	case StatusExecutionError:
+		r.summary.ExecutionErrors++
+	}
+	r.sum += res.Contribution
+	r.sumSq += res.Contribution * res.Contribution
+	if r.total <= bootstrapLimit {
+		r.q = append(r.q, res.Contribution)
+	}
+}
+
+// evaluate invokes the AI-system on one example and scores its answer (A.10–A.13).
+func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleResult {
+	res := ExampleResult{Index: ex.index}
+	out, err := invoke(ctx, ad, ex)
+	if err != nil {
+		f := failureOf(ctx, err)
+		res.Status = f.Status
+		res.Error = &ResultError{Code: f.Code, Message: f.Message}
+		if f.Status == StatusInvalidOutput {
+			res.Prediction = encodable(f.Prediction)
+			res.Error.Path = []string{}
+		}
+		return res
+	}
+	res.Prediction = out
+	got, p := check(out, r.b.Program.Output, nil, resolveOutputArtifact)
+	if p != nil {
+		res.Status = StatusInvalidOutput
+		res.Prediction = encodable(out)
+		res.Error = &ResultError{Code: p.Code, Path: p.Path, Message: p.Message}
+		if res.Error.Path == nil {
+			res.Error.Path = []string{}
+		}
+		return res
+	}
+	res.Status = StatusValid
+	res.FieldScores = make([]FieldScore, len(r.b.Scoring.Dimensions))
+	sum := 0.0
+	for i, dim := range r.b.Scoring.Dimensions {
+		c := 0.0
+		if equal(dim.Type, leaf(got, dim.Path), leaf(ex.expected, dim.Path)) {
+			c = 1
+		}
+		res.FieldScores[i] = FieldScore{Path: dim.Path, Score: c, Weight: dim.Weight}
+		sum += dim.Weight * c
+	}
+	s := sum / r.weights
+	res.Score, res.Contribution = &s, s
+	return res
+}
+
+// encodable returns an invalid prediction as it is, or as text when JSON cannot hold it (an
+// in-process adapter's NaN or channel), so that one bad answer cannot stop the results stream.
+func encodable(v any) any {
+	if _, err := json.Marshal(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return v
+}
+
+// leaf follows path through nested objects.
+func leaf(v any, path []string) any {
+	for _, k := range path {
+		v = v.(map[string]any)[k]
+	}
+	return v
+}
+
+// report assembles the run's report.
+func (r *runner) report(finished time.Time, workers int) *Report {
+	rep := &Report{
+		Version:     ResultVersion,
+		Summary:     r.summary,
+		IRHash:      r.opts.IRHash,
+		AISystem:    r.b.AISystem,
+		Binding:     r.opts.Binding,
+		StartedAt:   r.started.UTC().Format(time.RFC3339Nano),
+		FinishedAt:  finished.UTC().Format(time.RFC3339Nano),
+		Confidence:  confidence(r.q),
+		Concurrency: workers,
+		Limit:       r.opts.Limit,
+	}
+	if n := r.summary.Examples; n > 0 {
+		rep.BenchmarkScore = r.sum / float64(n)
+		if len(r.q) < n {
+			rep.Confidence = normalInterval(n, r.sum, r.sumSq)
+		}
+	}
+	for i, dim := range r.b.Scoring.Dimensions {
+		da := DimensionAccuracy{Path: dim.Path, Weight: dim.Weight, Correct: r.correct[i], Valid: r.summary.Valid}
+		if r.summary.Valid > 0 {
+			acc := float64(r.correct[i]) / float64(r.summary.Valid)
+			da.Accuracy = &acc
+		}
+		rep.Dimensions = append(rep.Dimensions, da)
+	}
+	return rep
+}
+
+// invoke calls the adapter, turning a panic into an adapter error: an adapter's failure is
+// an execution error, never the end of the run (A.10).
+func invoke(ctx context.Context, ad Adapter, ex *example) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, ExecutionError(diag.AdapterError, "the adapter panicked: %v", r)
+		}
+	}()
+	return ad.Invoke(ctx, ex.index, ex.input)
+}

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// runtimeFileName is looked for beside the benchmark, then in the working directory, when
+// --runtime is not given.
+const runtimeFileName = "benchy.runtime.yaml"
+
+func runRun(e *env, args []string) int {
+	fs := flags(e, "run")
+	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+runtimeFileName+" beside the benchmark, then in the working directory)")
+	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
+	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
+	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
+	pos, code, ok := parse(e, fs, args, 1)
+	if !ok {
+		return code
+	}
+	if *concurrency < 1 || *limit < 0 {
+		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1 and --limit at least 0")
+		return ExitUsage
+	}
+	b, hash, code := loadBenchmark(e, pos[0])
+	if b == nil {
+		return code
+	}
+	rt, rtName, err := findRuntime(*runtimePath, pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
+		return ExitFail
+	}
+	factory, binding, err := bind(rt, b, e.stderr)
+	if err != nil {
+		d := diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.MissingBinding, Path: []string{"ai-system"}, Message: err.Error(), Line: 1, Column: 1}
+		fmt.Fprint(e.stderr, diag.List{d}.Format(rtName))
+		return ExitFail
+	}
+
+	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
+	jsonl, err := os.Create(stream)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
+		return ExitFail
+	}
+	defer jsonl.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	bar := newProgressBar(e.stderr)
+	rep, err := engine.Run(ctx, b, factory, engine.Options{
+		Root: filepath.Dir(pos[0]), IRHash: hash, Binding: binding, Concurrency: *concurrency,
+		Limit: *limit, Results: jsonl, Progress: bar.update,
+	})
+	bar.finish()
+	if err != nil {
+		var a *engine.Abort
+		if errors.As(err, &a) {
+			fmt.Fprintln(e.stderr, a.Error())
+		} else {
+			fmt.Fprintf(e.stderr, "benchy run: %v (the results so far are in %s)\n", err, stream)
+		}
+		return ExitFail
+	}
+	if err := assemble(*out, stream, rep); err != nil {
+		fmt.Fprintf(e.stderr, "benchy run: writing %s: %v\n", *out, err)
+		return ExitFail
+	}
+	printSummary(e.stderr, rep, *out)
+	return ExitOK
+}
+
+// loadBenchmark reads a benchmark as YAML (compiled) or as IR JSON, and returns its hash.
+func loadBenchmark(e *env, name string) (*ir.Benchmark, string, int) {
+	src, err := readInput(e, name)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
+		return nil, "", ExitFail
+	}
+	if trimmed := bytes.TrimSpace(src); strings.HasSuffix(name, ".json") || bytes.HasPrefix(trimmed, []byte("{\"")) {
+		if err := ir.ValidateJSON(src); err != nil {
+			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: %v\n", displayName(name), err)
+			return nil, "", ExitFail
+		}
+		b, err := ir.Unmarshal(src)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
+			return nil, "", ExitFail
+		}
+		canonical, err := ir.Marshal(b)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
+			return nil, "", ExitFail
+		}
+		return b, ir.Hash(canonical), ExitOK
+	}
+	b, ds := compiler.Compile(src)
+	if len(ds) > 0 {
+		fmt.Fprint(e.stderr, ds.Format(displayName(name)))
+		return nil, "", ExitFail
+	}
+	canonical, err := ir.Marshal(b)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
+		return nil, "", ExitFail
+	}
+	return b, ir.Hash(canonical), ExitOK
+}
+
+// findRuntime loads the runtime file named, or the default one if it exists. A missing
+// default is not an error: the binding step says what is missing.
+func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
+	if named != "" {
+		rt, err := adapter.LoadRuntime(named)
+		return rt, named, err
+	}
+	for _, p := range []string{filepath.Join(filepath.Dir(benchmark), runtimeFileName), runtimeFileName} {
+		if _, err := os.Stat(p); err == nil {
+			rt, err := adapter.LoadRuntime(p)
+			return rt, p, err
+		}
+	}
+	return nil, runtimeFileName, nil
+}
+
+func bind(rt *adapter.Runtime, b *ir.Benchmark, log io.Writer) (engine.Factory, string, error) {
+	if rt == nil {
+		what := "ai-system " + b.AISystem.ID
+		if b.AISystem.Type == ir.SystemModel {
+			what = "provider " + b.AISystem.Provider
+		}
+		return nil, "", fmt.Errorf("no runtime file binds %s: pass --runtime FILE or write %s beside the benchmark: %w", what, runtimeFileName, engine.ErrMissingBinding)
+	}
+	return rt.Factory(b.AISystem, log)
+}
+
+// assemble writes the result document from the report and the JSONL stream.
+func assemble(out, stream string, rep *engine.Report) error {
+	in, err := os.Open(stream)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := out + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := engine.WriteDocument(f, rep, in); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, out)
+}
+
+// printSummary ends a run: the score with its interval, the counts, the worst dimensions.
+func printSummary(w io.Writer, rep *engine.Report, out string) {
+	start, _ := time.Parse(time.RFC3339Nano, rep.StartedAt)
+	end, _ := time.Parse(time.RFC3339Nano, rep.FinishedAt)
+	fmt.Fprintf(w, "score %.4f (95%% CI %.4f–%.4f, %s) over %d examples in %s\n",
+		rep.BenchmarkScore, rep.Confidence.Low, rep.Confidence.High, rep.Confidence.Method,
+		rep.Summary.Examples, end.Sub(start).Round(time.Millisecond))
+	fmt.Fprintf(w, "valid %d · invalid_output %d · execution_error %d\n",
+		rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors)
+	if worst := worstDimensions(rep.Dimensions, 3); worst != "" {
+		fmt.Fprintf(w, "worst dimensions: %s\n", worst)
+	}
+	fmt.Fprintf(w, "results: %s\n", out)
+}
+
+func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
+	var parts []string
+	used := map[int]bool{}
+	for len(parts) < n {
+		best := -1
+		for i, d := range dims {
+			if d.Accuracy == nil || used[i] || d.Weight == 0 {
+				continue
+			}
+			if best < 0 || *d.Accuracy < *dims[best].Accuracy {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		d := dims[best]
+		parts = append(parts, fmt.Sprintf("%s %.2f", strings.Join(d.Path, "."), *d.Accuracy))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -28,6 +28,9 @@ type Abort struct {
 }
 
 func (a *Abort) Error() string {
+	if a.File == "" { // a setup failure: no file to point into
+		return fmt.Sprintf("%s: %s", a.Diagnostic.Code, a.Diagnostic.Message)
+	}
 	return strings.TrimSuffix(diag.List{a.Diagnostic}.Format(a.File), "\n")
 }
 

@@ -49,7 +49,8 @@ func runRun(e *env, args []string) int {
 	}
 	factory, binding, err := bind(rt, b, e.stderr)
 	if err != nil {
-		d := diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.MissingBinding, Path: []string{"ai-system"}, Message: err.Error(), Line: 1, Column: 1}
+		msg := strings.TrimPrefix(err.Error(), engine.ErrMissingBinding.Error()+": ")
+		d := diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.MissingBinding, Path: []string{"ai-system"}, Message: msg, Line: 1, Column: 1}
 		fmt.Fprint(e.stderr, diag.List{d}.Format(rtName))
 		return ExitFail
 	}
@@ -145,7 +146,7 @@ func bind(rt *adapter.Runtime, b *ir.Benchmark, log io.Writer) (engine.Factory, 
 		if b.AISystem.Type == ir.SystemModel {
 			what = "provider " + b.AISystem.Provider
 		}
-		return nil, "", fmt.Errorf("no runtime file binds %s: pass --runtime FILE or write %s beside the benchmark: %w", what, runtimeFileName, engine.ErrMissingBinding)
+		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, runtimeFileName)
 	}
 	return rt.Factory(b.AISystem, log)
 }

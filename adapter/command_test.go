@@ -76,7 +76,7 @@ func echoFactory(t testing.TB, dir, command, timeout string, log *syncBuffer) en
 	if log != nil {
 		w = log
 	}
-	f, name, err := rt.Factory(ir.AISystem{Type: ir.SystemExternal, ID: "echo"}, w)
+	f, name, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "echo"}}, "", w)
 	if err != nil || name != "echo" {
 		t.Fatalf("Factory: %q, %v", name, err)
 	}

@@ -28,7 +28,7 @@ func httpFactoryFor(t testing.TB, url, timeout string) engine.Factory {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, name, err := rt.Factory(ir.AISystem{Type: ir.SystemExternal, ID: "api"}, nil)
+	f, name, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "api"}}, "", nil)
 	if err != nil || name != "api" {
 		t.Fatalf("Factory: %q, %v", name, err)
 	}
@@ -198,7 +198,8 @@ func TestHTTPReusesConnections(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := dials.Load(); n > workers+workers/4 {
+	// Dialling per request would open 640; a loaded machine may open a few spare ones.
+	if n := dials.Load(); n > 2*workers {
 		t.Errorf("%d connections for %d workers making %d requests: connections are not reused", n, workers, workers*each)
 	}
 }

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goccy/go-yaml/ast"
-
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/suggest"
@@ -25,14 +24,13 @@ const DefaultTimeout = 60 * time.Second
 // apart from the benchmark so that the same benchmark runs against a command on a laptop
 // and an endpoint in production, and so that nothing machine-specific enters the IR.
 //
-// Bindings hold command lines and URLs, which may carry secrets; Runtime shows only their
-// names (Names), never their contents.
+// Bindings and providers hold command lines and URLs, which may carry secrets; Runtime
+// shows only their names (Names, ProviderNames), never their contents. A provider's key is
+// never in the file at all: only the name of the environment variable that holds it.
 type Runtime struct {
-	file     string // as given to LoadRuntime, for messages
-	bindings map[string]*binding
-	// providers is the providers mapping as written, kept unchecked for the provider
-	// adapters (a later issue), which need its nodes' positions for their diagnostics.
-	providers ast.Node
+	file      string // as given to LoadRuntime, for messages
+	bindings  map[string]*binding
+	providers map[string]provider.Config // by the name ai-system.provider uses
 }
 
 // binding is one AI-system's adapter settings: exactly one of command and url is set.
@@ -67,7 +65,7 @@ func parseRuntime(src []byte, dir, file string) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime file directory %s: %w", dir, err)
 	}
-	p := &runtimeParser{dir: abs, rt: &Runtime{file: file, bindings: map[string]*binding{}}}
+	p := &runtimeParser{dir: abs, rt: &Runtime{file: file, bindings: map[string]*binding{}, providers: map[string]provider.Config{}}}
 	p.parse(src)
 	if len(p.diags) > 0 {
 		return nil, &RuntimeError{File: file, Diags: p.diags.Sort()}
@@ -104,23 +102,27 @@ func (r *Runtime) Names() []string {
 	return names
 }
 
-// Factory returns the adapter factory for sys and the name of the binding it uses. An
-// AI-system the runtime cannot reach is an error wrapping engine.ErrMissingBinding, found
-// before any example runs. Commands' stderr goes to log, line by line, each line prefixed
-// with the binding's name; log may be nil. A nil Runtime binds nothing.
-func (r *Runtime) Factory(sys ir.AISystem, log io.Writer) (engine.Factory, string, error) {
+// Factory returns the adapter factory for b's AI-system and the name of the binding or
+// provider it uses. root is the benchmark file's directory: a model's prompt file is read
+// from it, and may not lead out of it. An AI-system the runtime cannot reach is an error
+// wrapping engine.ErrMissingBinding; a provider that is defined but cannot be used (its
+// key's variable unset, the prompt file unreadable) is a plain error. Both come before any
+// example runs. Commands' stderr goes to log, line by line, each line prefixed with the
+// binding's name; log may be nil. A nil Runtime binds nothing.
+func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.Factory, string, error) {
+	sys := b.AISystem
 	switch sys.Type {
 	case ir.SystemExternal:
-		b := r.binding(sys.ID)
-		if b == nil {
+		bd := r.binding(sys.ID)
+		if bd == nil {
 			return nil, "", r.missing(sys.ID)
 		}
-		if b.command != nil {
-			return b.commandFactory(log), b.name, nil
+		if bd.command != nil {
+			return bd.commandFactory(log), bd.name, nil
 		}
-		return b.httpFactory(), b.name, nil
+		return bd.httpFactory(), bd.name, nil
 	case ir.SystemModel:
-		return nil, "", fmt.Errorf("%w: the provider adapter for %q is not available in this version of Benchy", engine.ErrMissingBinding, sys.Provider)
+		return r.modelFactory(b, root)
 	}
 	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
 }

@@ -67,9 +67,7 @@ func (p *runtimeParser) parse(src []byte) {
 		case "bindings":
 			p.bindings(e.value)
 		case "providers":
-			if _, ok := p.mapping(e.value, []string{"providers"}, "providers must be a mapping"); ok {
-				p.rt.providers = e.value
-			}
+			p.providers(e.value)
 		default:
 			p.unknown(e, nil, topKeys, fmt.Sprintf("unknown key %q; a runtime file has the keys bindings and providers", e.key))
 		}
@@ -114,9 +112,9 @@ func (p *runtimeParser) binding(e entry) *binding {
 			b.command = p.command(name, e.value, at)
 		case "http":
 			http = e
-			b.url = p.url(name, e.value, at)
+			b.url = p.url(fmt.Sprintf("binding %q: http", name), "http://127.0.0.1:9000/invoke", e.value, at)
 		case "timeout":
-			b.timeout = p.timeout(name, e.value, at)
+			b.timeout = p.timeout(fmt.Sprintf("binding %q", name), e.value, at)
 		default:
 			unknown = true
 			p.unknown(*e, path, bindingKeys, fmt.Sprintf("binding %q: unknown key %q; a binding has the keys command, http and timeout", name, e.key))
@@ -178,14 +176,15 @@ func (p *runtimeParser) command(name string, n ast.Node, path []string) []string
 	return args
 }
 
-// url checks an endpoint. The message never repeats the URL, which may hold a token.
-func (p *runtimeParser) url(name string, n ast.Node, path []string) string {
+// url checks an endpoint; what names it in messages ("binding \"a\": http"), example is
+// a URL to show. The messages never repeat the URL, which may hold a token.
+func (p *runtimeParser) url(what, example string, n ast.Node, path []string) string {
 	if !p.plain(n, path) {
 		return ""
 	}
 	s, ok := scalarText(n)
 	if !ok || s == "" {
-		p.report(n, path, fmt.Sprintf("binding %q: http must be a URL such as http://127.0.0.1:9000/invoke", name))
+		p.report(n, path, fmt.Sprintf("%s must be a URL such as %s", what, example))
 		return ""
 	}
 	u, err := url.Parse(s)
@@ -195,36 +194,37 @@ func (p *runtimeParser) url(name string, n ast.Node, path []string) string {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		p.report(n, path, fmt.Sprintf("binding %q: http is not a valid URL: %v", name, err))
+		p.report(n, path, fmt.Sprintf("%s is not a valid URL: %v", what, err))
 	case u.Scheme != "http" && u.Scheme != "https":
-		p.report(n, path, fmt.Sprintf("binding %q: http must be an http:// or https:// URL", name))
+		p.report(n, path, fmt.Sprintf("%s must be an http:// or https:// URL", what))
 	case u.Host == "":
-		p.report(n, path, fmt.Sprintf("binding %q: http URL has no host", name))
+		p.report(n, path, fmt.Sprintf("%s URL has no host", what))
 	default:
 		return s
 	}
 	return ""
 }
 
-func (p *runtimeParser) timeout(name string, n ast.Node, path []string) time.Duration {
+// timeout checks a duration; owner names its binding or provider in messages.
+func (p *runtimeParser) timeout(owner string, n ast.Node, path []string) time.Duration {
 	if !p.plain(n, path) {
 		return 0
 	}
 	s, ok := scalarText(n)
 	switch _, isNum := n.(*ast.IntegerNode); {
 	case isNum:
-		p.report(n, path, fmt.Sprintf("binding %q: timeout %s has no unit; write %ss for seconds", name, s, s))
+		p.report(n, path, fmt.Sprintf("%s: timeout %s has no unit; write %ss for seconds", owner, s, s))
 		return 0
 	case !ok:
-		p.report(n, path, fmt.Sprintf("binding %q: timeout must be a duration such as 30s or 2m", name))
+		p.report(n, path, fmt.Sprintf("%s: timeout must be a duration such as 30s or 2m", owner))
 		return 0
 	}
 	d, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		p.report(n, path, fmt.Sprintf("binding %q: timeout %q is not a duration; write e.g. 30s or 2m", name, s))
+		p.report(n, path, fmt.Sprintf("%s: timeout %q is not a duration; write e.g. 30s or 2m", owner, s))
 	case d <= 0:
-		p.report(n, path, fmt.Sprintf("binding %q: timeout must be greater than zero", name))
+		p.report(n, path, fmt.Sprintf("%s: timeout must be greater than zero", owner))
 	}
 	return d
 }

@@ -78,9 +78,9 @@ func TestParseRuntimeForms(t *testing.T) {
 				t.Errorf("binding = %+v", b)
 			}
 		}},
-		{"providers is kept unchecked", "providers:\n  openai: {api_key_env: OPENAI_API_KEY, anything: [1, 2]}\nbindings: {}\n", func(t *testing.T, rt *Runtime) {
-			if rt.providers == nil {
-				t.Error("providers not kept")
+		{"providers sit beside bindings", "providers:\n  openai: {kind: openai, api_key_env: OPENAI_API_KEY}\nbindings: {}\n", func(t *testing.T, rt *Runtime) {
+			if got := rt.ProviderNames(); !slices.Equal(got, []string{"openai"}) {
+				t.Errorf("ProviderNames() = %q", got)
 			}
 		}},
 		{"an empty bindings key binds nothing", "bindings:\n", func(t *testing.T, rt *Runtime) {
@@ -127,7 +127,7 @@ func TestParseRuntimeErrors(t *testing.T) {
 		{"URL that is not a string", "bindings:\n  a:\n    http: [x]\n", []string{`binding "a": http must be a URL`}, 3, ""},
 		{"duplicate binding", "bindings:\n  a:\n    command: [x]\n  a:\n    command: [y]\n", []string{`duplicate key "a"`}, 4, ""},
 		{"bindings as a list", "bindings: [a, b]\n", []string{"bindings must map AI-system ids to their adapters"}, 1, ""},
-		{"providers as a list", "providers: [a]\n", []string{"providers must be a mapping"}, 1, ""},
+		{"providers as a list", "providers: [a]\n", []string{"providers must map provider names"}, 1, ""},
 		{"a list at the top", "- a\n", []string{"a runtime file is a mapping"}, 1, ""},
 		{"two documents", "bindings: {}\n---\nbindings: {}\n", []string{"exactly one YAML document"}, 3, ""},
 		{"an alias", "bindings:\n  a: &x {command: [x]}\n  b: *x\n", []string{"anchors (&name) and aliases (*name) are not supported"}, 2, ""},
@@ -237,14 +237,14 @@ func TestFactoryMissingBinding(t *testing.T) {
 			[]string{`"invoice-extractor-v8"`, path, `did you mean "invoice-extractor-v7"?`}},
 		{"an unbound id with no near name", rt, ir.AISystem{Type: ir.SystemExternal, ID: "zzz"},
 			[]string{`"zzz"`, path, "invoice-extractor-v7, sentiment-api"}},
-		{"a model without a provider adapter", rt, ir.AISystem{Type: ir.SystemModel, Provider: "openai", Model: "gpt-x"},
-			[]string{`provider adapter for "openai" is not available`}},
+		{"a model whose provider the file does not define", rt, ir.AISystem{Type: ir.SystemModel, Provider: "openai", Model: "gpt-x"},
+			[]string{`defines no provider "openai"`, path, "it defines no providers"}},
 		{"no runtime file at all", nil, ir.AISystem{Type: ir.SystemExternal, ID: "x"},
 			[]string{"no runtime file", `"x"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, name, err := tt.rt.Factory(tt.sys, nil)
+			f, name, err := tt.rt.Factory(&ir.Benchmark{AISystem: tt.sys}, t.TempDir(), nil)
 			if f != nil || name != "" || !errors.Is(err, engine.ErrMissingBinding) {
 				t.Fatalf("Factory = %v, %q, %v; want an error wrapping ErrMissingBinding", f != nil, name, err)
 			}
@@ -262,7 +262,7 @@ func TestFactoryBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, name, err := rt.Factory(ir.AISystem{Type: ir.SystemExternal, ID: "sentiment-api"}, nil)
+	f, name, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "sentiment-api"}}, "", nil)
 	if err != nil || f == nil || name != "sentiment-api" {
 		t.Fatalf("Factory = %v, %q, %v", f != nil, name, err)
 	}

@@ -30,7 +30,15 @@ type Failure struct {
 	Status     Status
 	Code       diag.Code
 	Message    string
-	Prediction any // for invalid_output: what the system did answer
+	Prediction any    // for invalid_output: what the system did answer
+	Usage      *Usage // what the failed call cost, when the provider said
+}
+
+// Answer is an output with what producing it cost. An adapter may return an *Answer
+// instead of the bare output; model providers do.
+type Answer struct {
+	Output any
+	Usage  *Usage
 }
 
 func (f *Failure) Error() string { return fmt.Sprintf("%s: %s", f.Code, f.Message) }

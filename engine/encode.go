@@ -63,6 +63,15 @@ func appendResult(b []byte, res *ExampleResult, keys []string) ([]byte, []string
 		b = appendString(b, res.Error.Message)
 		b = append(b, '}')
 	}
+	if u := res.Usage; u != nil {
+		b = append(b, `,"usage":{"input_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.InputTokens), 10)
+		b = append(b, `,"output_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.OutputTokens), 10)
+		b = append(b, `,"latency_ms":`...)
+		b = appendFloat(b, u.LatencyMS)
+		b = append(b, '}')
+	}
 	return append(b, "}\n"...), keys, nil
 }
 

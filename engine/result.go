@@ -16,6 +16,22 @@ type ExampleResult struct {
 	Score        *float64     `json:"score"`
 	Contribution float64      `json:"contribution"`
 	Error        *ResultError `json:"error"`
+	Usage        *Usage       `json:"usage,omitempty"` // beside A.14: what a model call cost
+}
+
+// Usage is what one call to a model cost, as its provider reported it, and how long it took.
+type Usage struct {
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	LatencyMS    float64 `json:"latency_ms"`
+}
+
+// UsageTotals sums Usage over a run's examples that reported it.
+type UsageTotals struct {
+	Examples     int     `json:"examples"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	LatencyMS    float64 `json:"latency_ms"`
 }
 
 // FieldScore is the exact-match score of one scoring dimension.
@@ -72,4 +88,5 @@ type Report struct {
 	Confidence     Interval            `json:"confidence_interval"`
 	Concurrency    int                 `json:"concurrency"`
 	Limit          int                 `json:"limit,omitempty"`
+	Usage          *UsageTotals        `json:"usage,omitempty"` // model runs: tokens and latency summed
 }

@@ -113,10 +113,11 @@ type runner struct {
 	clock   func() time.Time
 
 	summary Summary
-	q       []float64 // contributions in index order, kept only for a run small enough to bootstrap
-	sum     float64   // of the contributions, in index order
-	sumSq   float64   // of their squares, for the normal interval of a large run
-	correct []int     // per dimension, among valid examples
+	usage   *UsageTotals // nil until an example reports usage
+	q       []float64    // contributions in index order, kept only for a run small enough to bootstrap
+	sum     float64      // of the contributions, in index order
+	sumSq   float64      // of their squares, for the normal interval of a large run
+	correct []int        // per dimension, among valid examples
 }
 
 type outcome struct {
@@ -227,6 +228,15 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 // record adds one result, in index order, to the running totals.
 func (r *runner) record(res ExampleResult) {
 	r.summary.Examples++
+	if u := res.Usage; u != nil {
+		if r.usage == nil {
+			r.usage = &UsageTotals{}
+		}
+		r.usage.Examples++
+		r.usage.InputTokens += u.InputTokens
+		r.usage.OutputTokens += u.OutputTokens
+		r.usage.LatencyMS += u.LatencyMS
+	}
 	switch res.Status {
 	case StatusValid:
 		r.summary.Valid++
@@ -251,9 +261,13 @@ func (r *runner) record(res ExampleResult) {
 func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleResult {
 	res := ExampleResult{Index: ex.index}
 	out, err := invoke(ctx, ad, ex)
+	if a, ok := out.(*Answer); ok {
+		out, res.Usage = a.Output, a.Usage
+	}
 	if err != nil {
 		f := failureOf(ctx, err)
 		res.Status = f.Status
+		res.Usage = f.Usage
 		res.Error = &ResultError{Code: f.Code, Message: f.Message}
 		if f.Status == StatusInvalidOutput {
 			res.Prediction = encodable(f.Prediction)
@@ -308,6 +322,7 @@ func leaf(v any, path []string) any {
 // report assembles the run's report.
 func (r *runner) report(finished time.Time, workers int) *Report {
 	rep := &Report{
+		Usage:       r.usage,
 		Version:     ResultVersion,
 		Summary:     r.summary,
 		IRHash:      r.opts.IRHash,

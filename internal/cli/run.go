@@ -47,11 +47,15 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
 	}
-	factory, binding, err := bind(rt, b, e.stderr)
-	if err != nil {
+	factory, binding, err := bind(rt, b, filepath.Dir(pos[0]), e.stderr)
+	switch {
+	case errors.Is(err, engine.ErrMissingBinding):
 		msg := strings.TrimPrefix(err.Error(), engine.ErrMissingBinding.Error()+": ")
 		d := diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.MissingBinding, Path: []string{"ai-system"}, Message: msg, Line: 1, Column: 1}
 		fmt.Fprint(e.stderr, diag.List{d}.Format(rtName))
+		return ExitFail
+	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
+		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
 	}
 
@@ -140,7 +144,8 @@ func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 	return nil, runtimeFileName, nil
 }
 
-func bind(rt *adapter.Runtime, b *ir.Benchmark, log io.Writer) (engine.Factory, string, error) {
+// bind finds b's adapter; root is the benchmark file's directory, where a prompt file is.
+func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, log io.Writer) (engine.Factory, string, error) {
 	if rt == nil {
 		what := "ai-system " + b.AISystem.ID
 		if b.AISystem.Type == ir.SystemModel {
@@ -148,7 +153,7 @@ func bind(rt *adapter.Runtime, b *ir.Benchmark, log io.Writer) (engine.Factory, 
 		}
 		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, runtimeFileName)
 	}
-	return rt.Factory(b.AISystem, log)
+	return rt.Factory(b, root, log)
 }
 
 // assemble writes the result document from the report and the JSONL stream.

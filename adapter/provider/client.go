@@ -1,0 +1,210 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// client is what the adapters of one provider share: the HTTP client, the key, the cap on
+// requests in flight and the requests-per-minute limiter.
+type client struct {
+	cfg    Config
+	key    string
+	http   *http.Client
+	slots  chan struct{} // nil: no concurrency cap
+	pacer  *pacer        // nil: no rate limit
+	sleep  func(context.Context, time.Duration) error
+	jitter func() float64 // in [0, 1)
+}
+
+func newClient(cfg Config, key string) *client {
+	c := &client{
+		cfg:    cfg,
+		key:    key,
+		http:   &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
+		sleep:  sleepCtx,
+		jitter: rand.Float64,
+	}
+	if cfg.MaxConcurrency > 0 {
+		c.slots = make(chan struct{}, cfg.MaxConcurrency)
+	}
+	if cfg.RequestsPerMinute > 0 {
+		c.pacer = &pacer{interval: time.Minute / time.Duration(cfg.RequestsPerMinute)}
+	}
+	return c
+}
+
+// response is a provider's answer to one request.
+type response struct {
+	status int
+	body   []byte
+}
+
+// maxBody bounds a provider's reply.
+const maxBody = 64 << 20
+
+// send POSTs body to url with the headers, retrying with exponential backoff and jitter on
+// 429, 5xx and connection failures, honouring Retry-After; other 4xx are not retried. It
+// returns the 2xx response, or a failure: timeout when the per-request time ran out,
+// provider_error with the HTTP status when the retries are spent.
+func (c *client) send(ctx context.Context, url string, header http.Header, body []byte) (*response, *engine.Failure) {
+	var last string
+	for attempt := 0; ; attempt++ {
+		resp, wait, err := c.try(ctx, url, header, body)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, engine.ExecutionError(diag.Timeout, "the request was cancelled: %v", context.Cause(ctx))
+		case err != nil && errors.Is(err, context.DeadlineExceeded):
+			return nil, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
+		case err != nil:
+			last = "cannot reach the provider: " + redact(err.Error(), url)
+		case resp.status >= 200 && resp.status < 300:
+			return resp, nil
+		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
+			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(resp.body))
+		default:
+			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(resp.body))
+		}
+		if attempt >= c.cfg.MaxRetries {
+			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)", last, attempt+1)
+		}
+		if wait == 0 {
+			wait = c.backoff(attempt)
+		}
+		if c.sleep(ctx, wait) != nil {
+			return nil, engine.ExecutionError(diag.Timeout, "cancelled while waiting to retry: %s", last)
+		}
+	}
+}
+
+// try makes one attempt within the concurrency cap, the rate limit and the per-request
+// timeout. wait is the server's Retry-After, or 0.
+func (c *client) try(ctx context.Context, url string, header http.Header, body []byte) (*response, time.Duration, error) {
+	if c.slots != nil {
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		case <-ctx.Done():
+			return nil, 0, ctx.Err()
+		}
+	}
+	if c.pacer != nil {
+		if err := c.pacer.wait(ctx, c.sleep); err != nil {
+			return nil, 0, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, err
+	}
+	req.Header = header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(data) > maxBody {
+		return nil, 0, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
+	}
+	return &response{status: resp.StatusCode, body: data}, retryAfter(resp.Header.Get("Retry-After")), nil
+}
+
+// backoff is the wait before retry attempt+1: 0.5 s doubling to at most 30 s, with ±50%
+// jitter so workers do not retry in step.
+func (c *client) backoff(attempt int) time.Duration {
+	base := min(500*time.Millisecond<<attempt, 30*time.Second)
+	return time.Duration(float64(base) * (0.5 + c.jitter()))
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date; at most 5 minutes.
+func retryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return min(time.Duration(s*float64(time.Second)), 5*time.Minute)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(time.Until(t), 0), 5*time.Minute)
+	}
+	return 0
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pacer spaces requests evenly to honour a requests-per-minute limit across all workers.
+type pacer struct {
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+}
+
+func (p *pacer) wait(ctx context.Context, sleep func(context.Context, time.Duration) error) error {
+	p.mu.Lock()
+	now := time.Now()
+	at := p.next
+	if at.Before(now) {
+		at = now
+	}
+	p.next = at.Add(p.interval)
+	p.mu.Unlock()
+	if d := at.Sub(now); d > 0 {
+		return sleep(ctx, d)
+	}
+	return nil
+}
+
+// snippet is the start of a reply body, for messages.
+func snippet(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// redact keeps URLs (which may hold tokens) out of error messages.
+func redact(msg, url string) string {
+	return strings.ReplaceAll(msg, url, "the provider's endpoint")
+}
+
+// redact removes the key from a failure's message and text prediction: a server may echo
+// what it was sent, and keys never appear in results, logs or errors.
+func (c *client) redact(f *engine.Failure) *engine.Failure {
+	if c.key == "" {
+		return f
+	}
+	f.Message = strings.ReplaceAll(f.Message, c.key, "[redacted]")
+	if s, ok := f.Prediction.(string); ok {
+		f.Prediction = strings.ReplaceAll(s, c.key, "[redacted]")
+	}
+	return f
+}

@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// Kind is a wire protocol.
+type Kind string
+
+const (
+	KindOpenAI    Kind = "openai"    // Chat Completions, and every server that speaks it
+	KindAnthropic Kind = "anthropic" // Messages
+)
+
+// Structured output modes: the output schema as a strict JSON Schema (default), or plain
+// JSON mode for servers without schema support.
+const (
+	ModeJSONSchema = "json_schema"
+	ModeJSONMode   = "json_mode"
+)
+
+// Config is one entry of the runtime file's providers mapping.
+type Config struct {
+	Name              string        // the name benchmarks use in ai-system.provider
+	Kind              Kind          // the wire protocol
+	BaseURL           string        // e.g. https://api.openai.com/v1
+	APIKeyEnv         string        // the environment variable holding the key; "" for none
+	MaxConcurrency    int           // requests in flight at once, across workers; 0: no cap
+	RequestsPerMinute int           // 0: no limit
+	MaxRetries        int           // retries after the first attempt
+	Timeout           time.Duration // per request
+	StructuredOutput  string        // ModeJSONSchema or ModeJSONMode
+}
+
+// Defaults fill what a provider entry leaves out.
+const (
+	DefaultMaxRetries = 5
+	DefaultTimeout    = 60 * time.Second
+)
+
+// DefaultBaseURL is the base URL of a kind's public API.
+func DefaultBaseURL(k Kind) string {
+	if k == KindAnthropic {
+		return "https://api.anthropic.com"
+	}
+	return "https://api.openai.com/v1"
+}
+
+// withDefaults returns c with defaults filled in.
+func (c Config) withDefaults() Config {
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL(c.Kind)
+	}
+	if c.MaxRetries == 0 {
+		c.MaxRetries = DefaultMaxRetries
+	}
+	if c.MaxRetries < 0 {
+		c.MaxRetries = 0
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.StructuredOutput == "" {
+		c.StructuredOutput = ModeJSONSchema
+	}
+	return c
+}
+
+// Task is what an adapter needs from the benchmark: the AI-system, the program, and the
+// prompt file's text ("" when the benchmark names none).
+type Task struct {
+	System ir.AISystem
+	Input  ir.Field
+	Output ir.Field
+	Prompt string
+}

@@ -16,14 +16,20 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Root        string           // the directory data.path is relative to: the benchmark file's
-	IRHash      string           // recorded in the report
-	Binding     string           // the name of the adapter binding, recorded in the report
-	Concurrency int              // workers; 0 means DefaultConcurrency
-	Limit       int              // run only the first Limit examples; 0 means all
-	Results     io.Writer        // receives one ExampleResult per line, in index order
-	Progress    func(Progress)   // called after each example, from one goroutine
-	Clock       func() time.Time // for tests; time.Now by default
+	Root        string         // the directory data.path is relative to: the benchmark file's
+	IRHash      string         // recorded in the report
+	Binding     string         // the name of the adapter binding, recorded in the report
+	Concurrency int            // workers; 0 means DefaultConcurrency
+	Limit       int            // run only the first Limit examples; 0 means all
+	Results     io.Writer      // receives one ExampleResult per line, in index order
+	Progress    func(Progress) // called after each example, from one goroutine
+	// Prior returns the stored result of an example a previous, interrupted run already
+	// evaluated: it is reused, not evaluated again (resume). Nil: evaluate every example.
+	Prior func(index int) (ExampleResult, bool)
+	// OnResult receives every result in index order, from one goroutine, with reused set
+	// for results that came from Prior. Nil: none.
+	OnResult func(res ExampleResult, reused bool)
+	Clock    func() time.Time // for tests; time.Now by default
 }
 
 // DefaultConcurrency is the number of workers when Options.Concurrency is 0.
@@ -123,6 +129,7 @@ type runner struct {
 type outcome struct {
 	index  int
 	result ExampleResult
+	reused bool // from Options.Prior
 }
 
 // execute is the second pass: examples go to the workers, results come back in any order
@@ -146,12 +153,14 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		go func() {
 			defer wg.Done()
 			for ex := range jobs {
-				outcomes <- outcome{ex.index, r.evaluate(ctx, ad, ex)}
+				outcomes <- outcome{ex.index, r.evaluate(ctx, ad, ex), false}
 			}
 		}()
 	}
 	var dataErr *Abort
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(jobs)
 		for i := 0; i < r.total; i++ {
 			select {
@@ -164,6 +173,13 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 				dataErr = d.failed // the file changed since it was validated
 				cancel()
 				return
+			}
+			if r.opts.Prior != nil {
+				if res, ok := r.opts.Prior(ex.index); ok {
+					res.Index = ex.index
+					outcomes <- outcome{ex.index, res, true}
+					continue
+				}
 			}
 			select {
 			case jobs <- ex:
@@ -185,22 +201,26 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	// writing frees it, so fewer than cap(window) are ever outstanding: index modulo that
 	// is a free place.
 	type slot struct {
-		full bool
-		res  ExampleResult
+		full   bool
+		res    ExampleResult
+		reused bool
 	}
 	pending := make([]slot, cap(window))
 	next := 0
 	var writeErr error
 	for o := range outcomes {
-		pending[o.index%len(pending)] = slot{true, o.result}
+		pending[o.index%len(pending)] = slot{true, o.result, o.reused}
 		for {
 			s := &pending[next%len(pending)]
 			if !s.full {
 				break
 			}
-			res := s.res
+			res, reused := s.res, s.reused
 			*s = slot{}
 			r.record(res)
+			if r.opts.OnResult != nil {
+				r.opts.OnResult(res, reused)
+			}
 			if enc != nil && writeErr == nil {
 				writeErr = enc.encode(&res)
 			}

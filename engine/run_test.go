@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -488,3 +489,26 @@ type panicAdapter struct{}
 
 func (panicAdapter) Invoke(context.Context, int, map[string]any) (any, error) { panic("boom") }
 func (panicAdapter) Close() error                                             { return nil }
+
+// TestResumeReusesPriorResults: a resumed run evaluates only the examples it lacks, and its
+// results equal an uninterrupted run's.
+func TestResumeReusesPriorResults(t *testing.T) {
+	b, root := resumeBenchmark(t, 50)
+	full := runForResume(t, b, root, nil)
+	prior := map[int]ExampleResult{}
+	for i, res := range full.results {
+		if i%3 != 0 { // pretend a crash lost every third example
+			prior[i] = res
+		}
+	}
+	again := runForResume(t, b, root, func(i int) (ExampleResult, bool) { r, ok := prior[i]; return r, ok })
+	if again.calls != 17 {
+		t.Errorf("the resumed run called the AI-system %d times, want 17", again.calls)
+	}
+	if again.reused != 33 {
+		t.Errorf("%d results reused, want 33", again.reused)
+	}
+	if !bytes.Equal(full.jsonl, again.jsonl) || full.report.BenchmarkScore != again.report.BenchmarkScore {
+		t.Errorf("resumed results differ from the uninterrupted run's")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -44,7 +45,12 @@ type commandAdapter struct {
 	p      *process // nil after a failure: started again by the next example
 	req    bytes.Buffer
 	enc    *json.Encoder // writes into req
+
+	cleanExit bool // the last exchange failed because the process had exited with status 0
 }
+
+// startupGrace is added to the first example's timeout on a new process.
+const startupGrace = 30 * time.Second
 
 // Invoke asks the process for one example's output. A process that fails, breaks the
 // protocol or times out is killed and replaced for the next example; one that answers with
@@ -69,8 +75,29 @@ func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string
 			return nil, engine.ExecutionError(diag.AdapterError, "cannot restart the command: %v", err)
 		}
 	}
+	out, err := a.ask(ctx, index, req)
+	if f := (*engine.Failure)(nil); err != nil && errors.As(err, &f) && f.Code == diag.AdapterError && a.cleanExit {
+		// It exited cleanly after its last answer, as one-shot commands do, and the exit
+		// was noticed only now: not this example's failure. Ask a fresh process, once.
+		a.cleanExit = false
+		a.log.line(a.prefix, []byte("(benchy) the command exited after its last answer; starting it again"))
+		if a.p, err = startProcess(a.b, a.log, a.prefix); err != nil {
+			return nil, engine.ExecutionError(diag.AdapterError, "cannot restart the command: %v", err)
+		}
+		return a.ask(ctx, index, req)
+	}
+	return out, err
+}
+
+// ask runs one exchange with the current process.
+func (a *commandAdapter) ask(ctx context.Context, index int, req []byte) (any, error) {
+	a.cleanExit = false
 	p := a.p
+	// The first answer of a process may include its start-up (loading a model, say).
 	deadline := time.Now().Add(a.b.timeout)
+	if p.answered == 0 {
+		deadline = deadline.Add(max(a.b.timeout, startupGrace))
+	}
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
@@ -90,8 +117,11 @@ func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string
 	line, err := p.exchange(req)
 	if err != nil {
 		a.p = nil
-		return nil, a.lost(ctx, p, err)
+		f := a.lost(ctx, p, err)
+		a.cleanExit = p.answered > 0 && p.hasExited() && p.waitErr == nil
+		return nil, f
 	}
+	p.answered++
 	out, f, resync := answer(line, index)
 	if resync {
 		a.p = nil

@@ -411,3 +411,58 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandOneShot: a command that exits cleanly after each answer is restarted for the
+// next example, however quickly or slowly its exit is noticed: no example fails for it.
+func TestCommandOneShot(t *testing.T) {
+	a := newEcho(t, "5s", nil)
+	for i := range 20 {
+		out, err := a.Invoke(context.Background(), i, map[string]any{"action": "once", "n": i})
+		if err != nil || out == nil {
+			t.Fatalf("example %d: %v", i, err)
+		}
+	}
+}
+
+// TestCommandStartupGrace: the first answer of a new process may take start-up time beyond
+// the per-example timeout; later answers may not.
+func TestCommandStartupGrace(t *testing.T) {
+	a := newEcho(t, "300ms", nil)
+	ca := a.(*commandAdapter)
+	ca.p.kill()
+	ca.p = nil // the next example starts a fresh process
+	if _, err := a.Invoke(context.Background(), 1, map[string]any{"action": "sleep", "ms": 600}); err != nil {
+		t.Errorf("first answer of a fresh process after 600ms with a 300ms timeout: %v", err)
+	}
+	if _, err := a.Invoke(context.Background(), 2, map[string]any{"action": "sleep", "ms": 600}); failureOf(t, err).Code != diag.Timeout {
+		t.Errorf("a later slow answer: %v, want timeout", err)
+	}
+}
+
+// TestCommandTimeoutKillsChildren: a command started through a wrapper (sh -c) loses its
+// children too when it times out.
+func TestCommandTimeoutKillsChildren(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "alive")
+	rt, err := ParseRuntime([]byte(fmt.Sprintf("bindings:\n  w:\n    command: [sh, -c, 'read line; (sleep 2; touch %s) & wait']\n    timeout: 200ms\n", marker)), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "w"}}, dir, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.(*commandAdapter).p.answered = 1 // no start-up grace: time out at 200ms
+	if _, err := a.Invoke(context.Background(), 0, map[string]any{}); failureOf(t, err).Code != diag.Timeout {
+		t.Fatalf("want a timeout, got %v", err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the wrapper's child outlived the timeout")
+	}
+}

@@ -50,7 +50,7 @@ func (b *binding) httpFactory() engine.Factory {
 // anew for most requests) and a shorter idle timeout. The timeout is per request, from the
 // binding, not the client's.
 func newHTTPClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
+	return &http.Client{CheckRedirect: noRedirects, Transport: &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:   true,
@@ -137,3 +137,7 @@ func unwrapURL(err error) error {
 
 // Close does nothing: the connections belong to the binding's shared client.
 func (a *httpAdapter) Close() error { return nil }
+
+// noRedirects keeps a POST a POST: a redirect is answered as the non-2xx it is, a
+// provider_error, instead of being followed as a GET.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

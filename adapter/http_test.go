@@ -203,3 +203,23 @@ func TestHTTPReusesConnections(t *testing.T) {
 		t.Errorf("%d connections for %d workers making %d requests: connections are not reused", n, workers, workers*each)
 	}
 }
+
+// TestHTTPDoesNotFollowRedirects: a 302 is a provider_error, not a GET elsewhere.
+func TestHTTPDoesNotFollowRedirects(t *testing.T) {
+	var gets atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+		}
+		http.Redirect(w, r, "/elsewhere", http.StatusFound)
+	}))
+	defer srv.Close()
+	a, err := httpFactoryFor(t, srv.URL, "5s")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Invoke(context.Background(), 0, map[string]any{})
+	if f := failureOf(t, err); f.Code != diag.ProviderError || !strings.Contains(f.Message, "302") || gets.Load() != 0 {
+		t.Errorf("failure %+v after %d GETs", f, gets.Load())
+	}
+}

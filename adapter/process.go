@@ -44,6 +44,8 @@ type process struct {
 
 	mu      sync.Mutex
 	lastErr string // the last non-empty line it wrote to stderr, clipped
+
+	answered int // answers read: the first one may take start-up time too
 }
 
 // startProcess starts b's command in b's directory.
@@ -64,6 +66,7 @@ func startProcess(b *binding, log *logSink, prefix string) (*process, error) {
 	}
 	cmd := exec.Command(b.command[0], b.command[1:]...)
 	cmd.Dir = b.dir
+	cmd.SysProcAttr = newProcessGroup() // so a timeout ends its children too (sh -c, uv run)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	err := cmd.Start()
 	closeAll(inR, outW, errW) // the child's ends: the child has its own copies
@@ -168,7 +171,7 @@ func (p *process) exchange(req []byte) ([]byte, error) {
 // kill ends the process, if it still runs, and closes the worker's ends of its pipes.
 // It does not wait: wait reaps it.
 func (p *process) kill() {
-	p.cmd.Process.Kill()
+	killGroup(p.cmd.Process)
 	closeAll(p.stdin, p.stdout)
 }
 
@@ -203,7 +206,7 @@ func (p *process) close() {
 	select {
 	case <-p.exited:
 	case <-time.After(closeGrace):
-		p.cmd.Process.Kill()
+		killGroup(p.cmd.Process)
 		<-p.exited
 	}
 	p.stdout.Close()

@@ -67,6 +67,13 @@ type dataset struct {
 // openDataset opens the dataset for a benchmark whose file is in root.
 func openDataset(b *ir.Benchmark, root string) (*dataset, *Abort) {
 	path := filepath.Join(root, filepath.FromSlash(b.Data.Path))
+	if filepath.IsAbs(filepath.FromSlash(b.Data.Path)) {
+		path = filepath.FromSlash(b.Data.Path) // only an IR written by hand has one; the compiler refuses it
+	}
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		// Checked before opening: opening a FIFO would block for ever.
+		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, "the dataset %s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, "cannot read the dataset: %v", unwrapPathError(err))
@@ -143,6 +150,9 @@ func (d *dataset) readLine() ([]byte, error) {
 		return nil, err
 	}
 	d.line++
+	if d.line == 1 {
+		line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte order mark is not part of the row
+	}
 	return bytes.TrimRight(line, "\r\n"), nil
 }
 
@@ -202,6 +212,9 @@ func (d *dataset) resolveArtifact(value string, path []string) (string, *Problem
 	if rel, err := filepath.Rel(d.root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", problem(diag.ArtifactNotFound, path, "artifact %q lies outside the benchmark's directory", clip(value))
 	}
+	if info, err := os.Stat(real); err != nil || !info.Mode().IsRegular() {
+		return "", problem(diag.ArtifactNotFound, path, "artifact %q is not a regular file", clip(value))
+	}
 	f, err := os.Open(real)
 	if err != nil {
 		return "", problem(diag.ArtifactNotFound, path, "artifact %q cannot be read: %v", clip(value), unwrapPathError(err))
@@ -214,15 +227,40 @@ func (d *dataset) resolveArtifact(value string, path []string) (string, *Problem
 	return real, nil
 }
 
-// resolveOutputArtifact checks an artifact an AI-system produced: a local file that exists.
-func resolveOutputArtifact(value string, path []string) (string, *Problem) {
-	info, err := os.Stat(value)
-	if value == "" || err != nil || !info.Mode().IsRegular() {
-		return "", problem(diag.ArtifactNotFound, path, "the produced artifact %q is not an existing regular file", clip(value))
+// outputArtifacts resolves the artifacts an AI-system produced: a local file that exists,
+// given relative to the benchmark's directory or absolute, inside the benchmark's
+// directory tree or the system's temporary directory. Elsewhere is refused, so a remote
+// system cannot make Benchy probe or read any file on this machine.
+func outputArtifacts(root string) resolver {
+	allowed := []string{root, os.TempDir()}
+	for i, dir := range allowed {
+		if abs, err := filepath.Abs(dir); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				allowed[i] = real
+			}
+		}
 	}
-	abs, err := filepath.Abs(value)
-	if err != nil {
-		return "", problem(diag.ArtifactNotFound, path, "cannot resolve the produced artifact %q", clip(value))
+	return func(value string, path []string) (string, *Problem) {
+		p := filepath.FromSlash(value)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(allowed[0], p)
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if value == "" || err != nil {
+			return "", problem(diag.ArtifactNotFound, path, "the produced artifact %q does not exist", clip(value))
+		}
+		inside := false
+		for _, dir := range allowed {
+			if rel, err := filepath.Rel(dir, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				inside = true
+			}
+		}
+		if !inside {
+			return "", problem(diag.ArtifactNotFound, path, "the produced artifact %q lies outside the benchmark's directory and the temporary directory", clip(value))
+		}
+		if info, err := os.Stat(real); err != nil || !info.Mode().IsRegular() {
+			return "", problem(diag.ArtifactNotFound, path, "the produced artifact %q is not a regular file", clip(value))
+		}
+		return real, nil
 	}
-	return abs, nil
 }

@@ -55,9 +55,9 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
-	total, a := validateDataset(b, opts.Root, opts.Limit)
-	if a != nil {
-		return nil, a
+	total, err := validateDataset(ctx, b, opts.Root, opts.Limit)
+	if err != nil {
+		return nil, err
 	}
 	workers = min(workers, total)
 	adapters := make([]Adapter, 0, workers)
@@ -74,7 +74,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, weights: totalWeight(b)}
+	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, weights: totalWeight(b), outputs: outputArtifacts(opts.Root)}
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
 	}
@@ -83,21 +83,28 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 
 // validateDataset is the first pass: every row of the (limited) dataset is read and checked
 // before any AI-system call.
-func validateDataset(b *ir.Benchmark, root string, limit int) (int, *Abort) {
+// With a limit, every row is still checked (a bad row anywhere aborts), and the first
+// limit are run.
+func validateDataset(ctx context.Context, b *ir.Benchmark, root string, limit int) (int, error) {
 	d, a := openDataset(b, root)
 	if a != nil {
 		return 0, a
 	}
 	defer d.Close()
 	n := 0
-	for (limit <= 0 || n < limit) && d.next() != nil {
-		n++
+	for d.next() != nil {
+		if n++; n%1024 == 0 && ctx.Err() != nil {
+			return 0, fmt.Errorf("run cancelled while checking the dataset: %w", context.Cause(ctx))
+		}
 	}
 	if d.failed != nil {
 		return 0, d.failed
 	}
 	if n == 0 {
 		return 0, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
+	}
+	if limit > 0 {
+		n = min(n, limit)
 	}
 	return n, nil
 }
@@ -118,6 +125,7 @@ type runner struct {
 	started time.Time
 	clock   func() time.Time
 
+	outputs resolver // for artifacts the AI-system produces
 	summary Summary
 	usage   *UsageTotals // nil until an example reports usage
 	q       []float64    // contributions in index order, kept only for a run small enough to bootstrap
@@ -215,6 +223,9 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 			if !s.full {
 				break
 			}
+			if ctx.Err() != nil {
+				break // results from here on may be the cancellation's doing: none is written
+			}
 			res, reused := s.res, s.reused
 			*s = slot{}
 			r.record(res)
@@ -296,7 +307,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 		return res
 	}
 	res.Prediction = out
-	got, p := check(out, r.b.Program.Output, nil, resolveOutputArtifact)
+	got, p := check(out, r.b.Program.Output, nil, r.outputs)
 	if p != nil {
 		res.Status = StatusInvalidOutput
 		res.Prediction = encodable(out)

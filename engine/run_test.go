@@ -366,12 +366,13 @@ func TestArtifactInputsAbsolute(t *testing.T) {
 	}
 }
 
-// TestLimit: --limit N runs only the first N examples and validates only those; past N a bad
-// row does not matter, within N it aborts before any call.
+// TestLimit: --limit N runs only the first N examples, but every row is validated first: a
+// bad row anywhere aborts before any call (issue 3).
 func TestLimit(t *testing.T) {
 	good := `{"input":{"text":"x","doc":"files/a.txt"},"expected":{"label":"yes","n":1}}`
 	root := writeTree(t, t.TempDir(), map[string]string{
 		"data/exam.jsonl":  jsonl(good, good, "", good, `{"input":{}}`, good),
+		"data/good.jsonl":  jsonl(good, good, "", good, good),
 		"data/files/a.txt": "a",
 	})
 	b := compileYAML(t, datasetBench)
@@ -382,7 +383,7 @@ func TestLimit(t *testing.T) {
 		limit    int
 		examples int  // run with this many examples
 		abort    bool // or abort
-	}{{1, 1, false}, {3, 3, false}, {4, 0, true}, {0, 0, true}} {
+	}{{1, 0, true}, {3, 0, true}, {4, 0, true}, {0, 0, true}} {
 		var c counter
 		rr, err := run(t, b, root, &c, ok, Options{Limit: tt.limit, Concurrency: 4})
 		switch {
@@ -400,6 +401,15 @@ func TestLimit(t *testing.T) {
 			if rr.report.Limit != tt.limit {
 				t.Errorf("limit %d recorded as %d", tt.limit, rr.report.Limit)
 			}
+		}
+	}
+	good4 := *b
+	good4.Data.Path = "data/good.jsonl"
+	for _, limit := range []int{1, 3, 9} {
+		var c counter
+		rr, err := run(t, &good4, root, &c, ok, Options{Limit: limit, Concurrency: 4})
+		if want := min(limit, 4); err != nil || rr.report.Summary.Examples != want || c.calls.Load() != int64(want) {
+			t.Errorf("limit %d on 4 good rows: %v, %d examples, %d calls", limit, err, rr.report.Summary.Examples, c.calls.Load())
 		}
 	}
 }

@@ -33,7 +33,7 @@ func newClient(cfg Config, key string) *client {
 	c := &client{
 		cfg:    cfg,
 		key:    key,
-		http:   &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
+		http:   &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
 		sleep:  sleepCtx,
 		jitter: rand.Float64,
 	}

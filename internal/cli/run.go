@@ -60,11 +60,13 @@ func runRun(e *env, args []string) int {
 	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
-	jsonl, err := os.Create(stream)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
-		return ExitFail
+	if msg := outputClash(*out, stream, filepath.Dir(pos[0]), b); msg != "" {
+		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
+		return ExitUsage
 	}
+	// The stream is created when the first result arrives, after the dataset was checked,
+	// so a run that aborts leaves earlier results alone.
+	jsonl := &lazyFile{path: stream, stale: *out}
 	defer jsonl.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,6 +108,12 @@ func loadBenchmark(e *env, name string) (*ir.Benchmark, string, int) {
 		b, err := ir.Unmarshal(src)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
+			return nil, "", ExitFail
+		}
+		if ds := compiler.VerifyIR(b); len(ds) > 0 {
+			for _, d := range ds {
+				fmt.Fprintf(e.stderr, "%s: not a valid Benchy IR: %s: %s\n", displayName(name), d.Code, d.Message)
+			}
 			return nil, "", ExitFail
 		}
 		canonical, err := ir.Marshal(b)
@@ -215,4 +223,48 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 		parts = append(parts, fmt.Sprintf("%s %.2f", strings.Join(d.Path, "."), *d.Accuracy))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// outputClash says why -o cannot be used, or "": standard output is not a file, and the
+// results must not overwrite the dataset.
+func outputClash(out, stream, root string, b *ir.Benchmark) string {
+	if out == "-" || out == "" {
+		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
+	}
+	data, err := filepath.Abs(filepath.Join(root, filepath.FromSlash(b.Data.Path)))
+	if err != nil {
+		return ""
+	}
+	for _, p := range []string{out, stream} {
+		if abs, err := filepath.Abs(p); err == nil && abs == data {
+			return fmt.Sprintf("-o %s would overwrite the dataset %s", out, b.Data.Path)
+		}
+	}
+	return ""
+}
+
+// lazyFile creates its file on the first write, removing the stale result document the
+// new results replace.
+type lazyFile struct {
+	path, stale string
+	f           *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		os.Remove(l.stale)
+		f, err := os.Create(l.path)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Close()
 }

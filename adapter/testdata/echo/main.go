@@ -50,6 +50,10 @@ func answer(out *bufio.Writer, id string, input json.RawMessage, action string, 
 		os.Exit(3)
 	case "exit0":
 		os.Exit(0)
+	case "once": // answers, then exits cleanly, as one-shot commands do
+		reply("output", input)
+		out.Flush()
+		os.Exit(0)
 	case "exitafter":
 		reply("output", input)
 		out.Flush()

@@ -1,0 +1,67 @@
+package compiler
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// TestVerifyIRAcceptsEveryGoldenIR: every IR the compiler makes passes VerifyIR, and
+// YAMLOf writes it back as YAML that compiles to the same bytes.
+func TestVerifyIRAcceptsEveryGoldenIR(t *testing.T) {
+	n := 0
+	for _, c := range goldenCases(t) {
+		src, _ := os.ReadFile(c.yamlPath)
+		b, ds := Compile(src)
+		if len(ds) > 0 {
+			continue
+		}
+		n++
+		if vs := VerifyIR(b); len(vs) > 0 {
+			t.Errorf("%s: %v\n%s", c.name, vs, YAMLOf(b))
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d IRs checked", n)
+	}
+}
+
+// TestVerifyIRRejectsEditedIRs: edits that keep the IR JSON-Schema-valid but break the
+// language are caught before a run.
+func TestVerifyIRRejectsEditedIRs(t *testing.T) {
+	src, _ := os.ReadFile("testdata/compile/ok_paper_nested_supplier.yaml")
+	edits := map[string]func(b *ir.Benchmark){
+		"a dimension through a leaf": func(b *ir.Benchmark) {
+			b.Scoring.Dimensions = append(b.Scoring.Dimensions, ir.Dimension{Path: []string{"total", "x"}, Type: "string", Weight: 1})
+		},
+		"all weights zero": func(b *ir.Benchmark) {
+			for i := range b.Scoring.Dimensions {
+				b.Scoring.Dimensions[i].Weight = 0
+			}
+		},
+		"a dimension for no field": func(b *ir.Benchmark) { b.Scoring.Dimensions[0].Path = []string{"nope"} },
+		"a dimension missing":      func(b *ir.Benchmark) { b.Scoring.Dimensions = b.Scoring.Dimensions[1:] },
+		"dimensions reordered": func(b *ir.Benchmark) {
+			d := b.Scoring.Dimensions
+			d[0], d[1] = d[1], d[0]
+		},
+		"a wrong dimension type": func(b *ir.Benchmark) { b.Scoring.Dimensions[0].Type = "int" },
+		"classify with a string": func(b *ir.Benchmark) { b.Benchmark.Task = "classify" },
+		"duplicate field names": func(b *ir.Benchmark) {
+			b.Program.Input.Fields = append(b.Program.Input.Fields, b.Program.Input.Fields[0])
+		},
+		"an absolute data path": func(b *ir.Benchmark) { b.Data.Path = "/etc/data.jsonl" },
+		"another evaluator":     func(b *ir.Benchmark) { b.Scoring.Evaluator = "fuzzy" },
+	}
+	for name, edit := range edits {
+		b, _ := Compile(src)
+		edit(b)
+		if ds := VerifyIR(b); len(ds) == 0 {
+			t.Errorf("%s: accepted\n%s", name, YAMLOf(b))
+		} else if strings.TrimSpace(ds[0].Message) == "" {
+			t.Errorf("%s: no message", name)
+		}
+	}
+}

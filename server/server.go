@@ -1,0 +1,180 @@
+package server
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// Config configures a server.
+type Config struct {
+	Workspace string // the directory served; "" means the working directory
+	Addr      string // host:port to listen on
+	Token     string // required as "Authorization: Bearer <token>" when set
+	MaxBody   int64  // bytes a request body may have; 0 means DefaultMaxBody
+}
+
+// DefaultAddr is loopback: nothing outside this machine can reach a server by default.
+const (
+	DefaultAddr    = "127.0.0.1:8080"
+	DefaultMaxBody = 8 << 20
+)
+
+// Server serves one workspace.
+type Server struct {
+	cfg  Config
+	root *os.Root
+	mux  *http.ServeMux
+}
+
+// ErrTokenRequired is returned by New for a non-loopback address without a token.
+var ErrTokenRequired = errors.New("listening beyond loopback needs a token (--token or BENCHY_TOKEN)")
+
+// New checks the configuration and opens the workspace.
+func New(cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Workspace == "" {
+		cfg.Workspace = "."
+	}
+	loopback, err := isLoopback(cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	if !loopback && cfg.Token == "" {
+		return nil, ErrTokenRequired
+	}
+	root, err := os.OpenRoot(cfg.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	s := &Server{cfg: cfg, root: root, mux: http.NewServeMux()}
+	s.routes()
+	return s, nil
+}
+
+// Close releases the workspace.
+func (s *Server) Close() error { return s.root.Close() }
+
+// Addr is the address the server is configured to listen on.
+func (s *Server) Addr() string { return s.cfg.Addr }
+
+// isLoopback reports whether addr's host is a loopback address or localhost.
+func isLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}
+
+// Handler is the server's HTTP handler, every safety check included.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			if !s.authorized(r) {
+				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs Authorization: Bearer <token>")
+				return
+			}
+			if changesState(r) {
+				if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+					writeError(w, http.StatusUnsupportedMediaType, "json_required", "send the request body as application/json")
+					return
+				}
+				if !sameOrigin(r) {
+					writeError(w, http.StatusForbidden, "cross_origin", "requests that change state must come from this server's own pages")
+					return
+				}
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		}
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
+}
+
+func changesState(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// sameOrigin accepts requests without an Origin (not from a browser) and browser requests
+// whose Origin is this server.
+func sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(origin, "http://")
+	if !ok {
+		rest, ok = strings.CutPrefix(origin, "https://")
+	}
+	return ok && rest == r.Host
+}
+
+// apiError is the body of every error response.
+type apiError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	var e apiError
+	e.Error.Code, e.Error.Message = code, message
+	writeJSON(w, status, e)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// readJSON decodes a request body strictly; a body over the limit is a 413.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
+			return false
+		}
+		writeError(w, http.StatusBadRequest, "bad_request", "the request body is not the expected JSON: "+err.Error())
+		return false
+	}
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", "the request body is too large")
+		return false
+	}
+	return true
+}

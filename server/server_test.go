@@ -1,0 +1,269 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/compiler"
+)
+
+const invoiceYAML = `version: "1.0"
+ontology_version: "1.0"
+benchmark: {task: extract, domain: finance, language: es}
+program:
+  input: {image: image}
+  output: {invoice_number: string, total: float}
+scoring:
+  weights: {invoice_number: 1, total: 5}
+  aggregator: weighted_mean
+data: {path: data/invoices.jsonl}
+ai-system: {type: external, id: invoice-extractor-v7}
+`
+
+// workspace makes a workspace with a valid and an invalid benchmark, a runtime file, a
+// hidden store folder and a secret outside it.
+func workspace(t *testing.T) (dir, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	dir, outside = filepath.Join(base, "ws"), filepath.Join(base, "secret.yaml")
+	files := map[string]string{
+		"invoices/benchmark.yaml": invoiceYAML,
+		"broken.yaml":             "version: 1.0\n",
+		RuntimeFile:               "bindings:\n  invoice-extractor-v7:\n    command: [./extract, --token=s3cret]\nproviders:\n  local: {kind: openai, base_url: \"http://10.0.0.1:8000/v1\"}\n",
+		".benchy/ignored.yaml":    invoiceYAML,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	os.WriteFile(outside, []byte("version: \"1.0\"\n# outside the workspace\n"), 0o644)
+	return dir, outside
+}
+
+func newTestServer(t *testing.T, cfg Config) *httptest.Server {
+	t.Helper()
+	if cfg.Workspace == "" {
+		cfg.Workspace, _ = workspace(t)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type reply struct {
+	status int
+	body   string
+}
+
+func call(t *testing.T, srv *httptest.Server, method, path, body string, header ...string) reply {
+	t.Helper()
+	req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return reply{resp.StatusCode, string(data)}
+}
+
+func TestNewRefusesOpenAddressWithoutToken(t *testing.T) {
+	dir, _ := workspace(t)
+	tests := []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "", true},
+		{"localhost:0", "", true},
+		{"[::1]:9000", "", true},
+		{"0.0.0.0:8080", "", false},
+		{"192.168.1.5:8080", "", false},
+		{":8080", "", false},
+		{"0.0.0.0:8080", "t0k3n", true},
+	}
+	for _, tt := range tests {
+		s, err := New(Config{Workspace: dir, Addr: tt.addr, Token: tt.token})
+		if (err == nil) != tt.ok || (!tt.ok && !errors.Is(err, ErrTokenRequired)) {
+			t.Errorf("New(%s, token %q) = %v, want ok=%v", tt.addr, tt.token, err, tt.ok)
+		}
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+func TestToken(t *testing.T) {
+	srv := newTestServer(t, Config{Addr: "0.0.0.0:0", Token: "t0k3n"})
+	if r := call(t, srv, "GET", "/api/ontology", ""); r.status != http.StatusUnauthorized || !strings.Contains(r.body, `"code":"unauthorized"`) {
+		t.Errorf("no token: %d %s", r.status, r.body)
+	}
+	if r := call(t, srv, "GET", "/api/ontology", "", "Authorization", "Bearer wrong"); r.status != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d", r.status)
+	}
+	if r := call(t, srv, "GET", "/api/ontology", "", "Authorization", "Bearer t0k3n"); r.status != http.StatusOK {
+		t.Errorf("right token: %d %s", r.status, r.body)
+	}
+}
+
+func TestCompileMatchesTheCLI(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	body, _ := json.Marshal(map[string]string{"yaml": invoiceYAML})
+	r := call(t, srv, "POST", "/api/compile", string(body))
+	var got compileResult
+	if r.status != http.StatusOK || json.Unmarshal([]byte(r.body), &got) != nil {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	canonical, hash, _ := compiler.CompileCanonical([]byte(invoiceYAML))
+	if got.IRHash != hash || string(got.IR) != string(canonical) || len(got.Diagnostics) != 0 {
+		t.Errorf("compile: hash %s (want %s), diagnostics %v", got.IRHash, hash, got.Diagnostics)
+	}
+	body, _ = json.Marshal(map[string]string{"yaml": "version: 1.0\n"})
+	r = call(t, srv, "POST", "/api/compile", string(body))
+	if !strings.Contains(r.body, `"ir":null`) || !strings.Contains(r.body, `"code":"unsupported_version"`) || !strings.Contains(r.body, `"line":1`) {
+		t.Errorf("invalid: %s", r.body)
+	}
+}
+
+func TestStateChangesNeedJSONFromSameOrigin(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	body := `{"yaml": "version: \"1.0\"\n"}`
+	req := func(header ...string) int {
+		h := append([]string{"Content-Type", "application/json"}, header...)
+		return call(t, srv, "POST", "/api/compile", body, h...).status
+	}
+	if got := req("Content-Type", "text/plain"); got != http.StatusUnsupportedMediaType {
+		t.Errorf("text/plain: %d", got)
+	}
+	if got := req("Origin", "http://evil.example"); got != http.StatusForbidden {
+		t.Errorf("other origin: %d", got)
+	}
+	if got := req("Origin", srv.URL); got != http.StatusOK {
+		t.Errorf("same origin: %d", got)
+	}
+	if got := req(); got != http.StatusOK {
+		t.Errorf("no origin (not a browser): %d", got)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	srv := newTestServer(t, Config{MaxBody: 1 << 10})
+	big := `{"yaml": "` + strings.Repeat("a", 4<<10) + `"}`
+	if r := call(t, srv, "POST", "/api/compile", big); r.status != http.StatusRequestEntityTooLarge || !strings.Contains(r.body, "too_large") {
+		t.Errorf("oversized body: %d %s", r.status, r.body)
+	}
+	if r := call(t, srv, "PUT", "/api/benchmarks/x.yaml", big); r.status != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized save: %d", r.status)
+	}
+}
+
+func TestListBenchmarks(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	r := call(t, srv, "GET", "/api/benchmarks", "")
+	var list []benchmarkInfo
+	if err := json.Unmarshal([]byte(r.body), &list); err != nil {
+		t.Fatal(r.body)
+	}
+	if len(list) != 2 || list[0].Path != "broken.yaml" || list[0].Valid || list[1].Path != "invoices/benchmark.yaml" ||
+		!list[1].Valid || list[1].Task != "extract" || list[1].Domain != "finance" || !strings.HasPrefix(list[1].IRHash, "sha256:") {
+		t.Errorf("list: %s", r.body)
+	}
+}
+
+func TestReadAndSaveBenchmarks(t *testing.T) {
+	dir, _ := workspace(t)
+	srv := newTestServer(t, Config{Workspace: dir})
+	r := call(t, srv, "GET", "/api/benchmarks/invoices/benchmark.yaml", "")
+	if r.status != http.StatusOK || !strings.Contains(r.body, `"ir_hash":"sha256:`) || !strings.Contains(r.body, `"yaml":"version:`) {
+		t.Errorf("get: %d %s", r.status, r.body)
+	}
+	// Saving an invalid benchmark works and returns its diagnostics.
+	body, _ := json.Marshal(map[string]string{"yaml": "version: \"2.0\"\n"})
+	r = call(t, srv, "PUT", "/api/benchmarks/new/draft.yaml", string(body))
+	if r.status != http.StatusOK || !strings.Contains(r.body, "unsupported_version") {
+		t.Errorf("put: %d %s", r.status, r.body)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "new", "draft.yaml")); string(data) != "version: \"2.0\"\n" {
+		t.Errorf("saved %q", data)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "new"))
+	if len(entries) != 1 {
+		t.Errorf("a temporary file was left behind: %v", entries)
+	}
+	if r := call(t, srv, "GET", "/api/benchmarks/none.yaml", ""); r.status != http.StatusNotFound {
+		t.Errorf("missing: %d", r.status)
+	}
+}
+
+// TestPathsStayInTheWorkspace: no way out through .., absolute paths, hidden folders or
+// symbolic links, for reading or writing.
+func TestPathsStayInTheWorkspace(t *testing.T) {
+	dir, outside := workspace(t)
+	os.Symlink(outside, filepath.Join(dir, "link.yaml"))
+	os.Symlink(filepath.Dir(outside), filepath.Join(dir, "up"))
+	srv := newTestServer(t, Config{Workspace: dir})
+	for _, p := range []string{
+		"/api/benchmarks/../secret.yaml",
+		"/api/benchmarks/%2e%2e/secret.yaml",
+		"/api/benchmarks/..%2fsecret.yaml",
+		"/api/benchmarks//etc/passwd.yaml",
+		"/api/benchmarks/.benchy/ignored.yaml",
+		"/api/benchmarks/link.yaml",
+		"/api/benchmarks/up/secret.yaml",
+		"/api/benchmarks/" + RuntimeFile,
+		"/api/benchmarks/notes.txt",
+	} {
+		r := call(t, srv, "GET", p, "")
+		if r.status == http.StatusOK || strings.Contains(r.body, "outside the workspace") {
+			t.Errorf("GET %s: %d %s", p, r.status, r.body)
+		}
+		w := call(t, srv, "PUT", p, `{"yaml": "pwned: true\n"}`)
+		if w.status == http.StatusOK && !strings.Contains(p, "//etc") { // that one is ws/etc/passwd.yaml
+			t.Errorf("PUT %s: %d %s", p, w.status, w.body)
+		}
+	}
+	if data, _ := os.ReadFile(outside); strings.Contains(string(data), "pwned") {
+		t.Error("a file outside the workspace was written")
+	}
+	if info, err := os.Lstat(filepath.Join(dir, "link.yaml")); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Error("saving over a symbolic link replaced it")
+	}
+}
+
+func TestBindingsShowNamesOnly(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	r := call(t, srv, "GET", "/api/bindings", "")
+	if r.status != http.StatusOK || r.body != `{"bindings":["invoice-extractor-v7"],"providers":["local"]}`+"\n" {
+		t.Errorf("bindings: %d %s", r.status, r.body)
+	}
+	for _, secret := range []string{"s3cret", "extract", "10.0.0.1"} {
+		if strings.Contains(r.body, secret) && secret != "extract" {
+			t.Errorf("bindings reveal %q", secret)
+		}
+	}
+}
+
+func TestUnknownEndpoint(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	if r := call(t, srv, "GET", "/api/nothing", ""); r.status != http.StatusNotFound || !strings.Contains(r.body, `"code":"not_found"`) {
+		t.Errorf("%d %s", r.status, r.body)
+	}
+}

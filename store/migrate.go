@@ -1,0 +1,89 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migrations are the schema's history: migrations[i] takes a database from version i to
+// i+1. Append only; never edit an entry that has shipped. Each runs inside the transaction
+// that records it, so a migration applies entirely or not at all.
+var migrations = []string{
+	// 1: runs and their results.
+	`CREATE TABLE runs (
+		id          TEXT PRIMARY KEY,
+		benchmark   TEXT NOT NULL,
+		ir          TEXT NOT NULL,
+		ir_hash     TEXT NOT NULL,
+		ai_system   TEXT NOT NULL,
+		binding     TEXT NOT NULL,
+		options     TEXT NOT NULL,
+		status      TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'aborted', 'cancelled', 'interrupted')),
+		created_at  TEXT NOT NULL,
+		started_at  TEXT,
+		finished_at TEXT,
+		total       INTEGER NOT NULL DEFAULT 0,
+		done        INTEGER NOT NULL DEFAULT 0,
+		summary     TEXT,
+		report      TEXT,
+		error       TEXT
+	);
+	CREATE INDEX runs_by_benchmark ON runs (benchmark, id);
+	CREATE INDEX runs_by_ir_hash ON runs (ir_hash, id);
+	CREATE INDEX runs_by_status ON runs (status);
+	CREATE TABLE results (
+		run_id       TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		idx          INTEGER NOT NULL,
+		status       TEXT NOT NULL,
+		score        REAL,
+		contribution REAL NOT NULL,
+		result       TEXT NOT NULL,
+		PRIMARY KEY (run_id, idx)
+	);
+	CREATE INDEX results_by_status ON results (run_id, status, idx);`,
+}
+
+// migrate brings db up to len(migs), in order, in one immediate transaction: two processes
+// opening the same new database cannot both apply a migration. It refuses a database newer
+// than the code.
+func migrate(db *sql.DB, migs []string) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS schema_version (
+		version    INTEGER PRIMARY KEY,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return err
+	}
+	var v int
+	if err := tx.QueryRow(`SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {
+		return err
+	}
+	if v > len(migs) {
+		return fmt.Errorf("the database has schema version %d, newer than this benchy knows (%d): use a newer benchy", v, len(migs))
+	}
+	if v == len(migs) {
+		return nil // nothing to do; the rollback ends the read
+	}
+	now := time.Now().UTC().Format(timeFormat)
+	for i := v; i < len(migs); i++ {
+		if _, err := tx.Exec(migs[i]); err != nil {
+			return fmt.Errorf("schema migration %d: %w", i+1, err)
+		}
+		if _, err := tx.Exec(`INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`, i+1, now); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// version reports the schema version of db.
+func version(db *sql.DB) (int, error) {
+	var v int
+	err := db.QueryRow(`SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
+	return v, err
+}

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// Status is where a run stands.
+type Status string
+
+const (
+	Queued      Status = "queued"      // created, waiting for a free slot
+	Running     Status = "running"     // the engine is evaluating it
+	Completed   Status = "completed"   // finished with a report
+	Aborted     Status = "aborted"     // stopped by the dataset or the setup; see Run.Error
+	Cancelled   Status = "cancelled"   // stopped by a user
+	Interrupted Status = "interrupted" // its process ended while it was queued or running
+)
+
+// from lists the statuses a run may move to `to` from. A run can resume (to queued or
+// running) after it was interrupted or cancelled; completed and aborted are final.
+func from(to Status) []Status {
+	switch to {
+	case Queued:
+		return []Status{Interrupted, Cancelled}
+	case Running:
+		return []Status{Queued, Interrupted, Cancelled}
+	case Completed:
+		return []Status{Running}
+	case Aborted, Cancelled, Interrupted:
+		return []Status{Queued, Running}
+	}
+	return nil
+}
+
+// ErrTransition is wrapped by the error for a status change the run's status does not allow.
+var ErrTransition = errors.New("status change not allowed")
+
+// Options are the run options the user chose.
+type Options struct {
+	Limit       int `json:"limit,omitempty"`
+	Concurrency int `json:"concurrency,omitempty"`
+}
+
+// RunSpec is what a new run evaluates.
+type RunSpec struct {
+	Benchmark string          // the benchmark file, relative to the workspace
+	IR        json.RawMessage // the canonical IR JSON, stored as is
+	IRHash    string
+	AISystem  any // stored as JSON: the IR's ai_system, or its JSON bytes
+	Binding   string
+	Options   Options
+}
+
+// RunError is why a run was aborted: the engine's diagnostic and the file it points into
+// (empty for a setup failure).
+type RunError struct {
+	File string `json:"file,omitempty"`
+	diag.Diagnostic
+}
+
+// Run is a stored run. JSON-shaped fields hold the stored bytes.
+type Run struct {
+	ID         string          `json:"id"`
+	Benchmark  string          `json:"benchmark"`
+	IR         json.RawMessage `json:"ir,omitempty"` // left out by ListRuns
+	IRHash     string          `json:"ir_hash"`
+	AISystem   json.RawMessage `json:"ai_system"`
+	Binding    string          `json:"binding"`
+	Options    Options         `json:"options"`
+	Status     Status          `json:"status"`
+	CreatedAt  time.Time       `json:"created_at"`
+	StartedAt  *time.Time      `json:"started_at"`
+	FinishedAt *time.Time      `json:"finished_at"`
+	Total      int             `json:"total"`
+	Done       int             `json:"done"`
+	Summary    *engine.Summary `json:"summary"`
+	Report     json.RawMessage `json:"report,omitempty"` // the final engine.Report
+	Error      *RunError       `json:"error"`
+}
+
+// CreateRun records a new run, queued.
+func (s *Store) CreateRun(spec RunSpec) (Run, error) {
+	sys, err := json.Marshal(spec.AISystem)
+	if err != nil {
+		return Run{}, fmt.Errorf("ai_system: %w", err)
+	}
+	if !json.Valid(spec.IR) {
+		return Run{}, errors.New("the IR is not JSON")
+	}
+	opts, _ := json.Marshal(spec.Options)
+	now := s.now()
+	r := Run{
+		ID: newID(now), Benchmark: spec.Benchmark, IR: spec.IR, IRHash: spec.IRHash, AISystem: sys,
+		Binding: spec.Binding, Options: spec.Options, Status: Queued, CreatedAt: now.UTC().Round(0),
+	}
+	_, err = s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.Benchmark, string(r.IR), r.IRHash, string(sys), r.Binding, string(opts), string(Queued), now.UTC().Format(timeFormat))
+	if err != nil {
+		return Run{}, err
+	}
+	return r, nil
+}
+
+// SetStatus moves a run to status, if its current status allows it (see the Status values).
+// A final status stamps finished_at; queued clears it, for a resumed run.
+func (s *Store) SetStatus(id string, status Status) error {
+	switch status {
+	case Queued:
+		return s.transition(id, status, "finished_at = NULL")
+	case Completed, Aborted, Cancelled:
+		return s.transition(id, status, "finished_at = ?", s.timestamp())
+	}
+	return s.transition(id, status, "")
+}
+
+// MarkRunning starts a run (or resumes it) with total examples to evaluate. On a run already
+// running it only updates total, for a caller that learns it late.
+func (s *Store) MarkRunning(id string, total int) error {
+	return s.transition(id, Running, "total = ?, started_at = coalesce(started_at, ?), finished_at = NULL", total, s.timestamp())
+}
+
+// Finish completes a run with the engine's report.
+func (s *Store) Finish(id string, rep *engine.Report) error {
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	sum, _ := json.Marshal(rep.Summary)
+	return s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?", s.timestamp(), string(sum), string(body))
+}
+
+// Abort records that the dataset or the setup stopped a run.
+func (s *Store) Abort(id string, a *engine.Abort) error {
+	body, err := json.Marshal(RunError{File: a.File, Diagnostic: a.Diagnostic})
+	if err != nil {
+		return err
+	}
+	return s.transition(id, Aborted, "finished_at = ?, error = ?", s.timestamp(), string(body))
+}
+
+// Cancel records that a user stopped a run.
+func (s *Store) Cancel(id string) error { return s.SetStatus(id, Cancelled) }
+
+// MarkInterrupted marks every run still queued or running as interrupted, and says how many
+// there were. Call it once at startup, before this process starts runs: a run another live
+// process is executing in the same store would be marked too.
+func (s *Store) MarkInterrupted() (int, error) {
+	res, err := s.w.Exec(`UPDATE runs SET status = 'interrupted' WHERE status IN ('queued', 'running')`)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// transition sets a run's status, and the assignments in set, when its status allows.
+func (s *Store) transition(id string, to Status, set string, args ...any) error {
+	allowed := from(to)
+	if to == Running {
+		allowed = append(allowed, Running)
+	}
+	q := "UPDATE runs SET status = ?"
+	if set != "" {
+		q += ", " + set
+	}
+	q += " WHERE id = ? AND status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(allowed)), ", ") + ")"
+	all := append([]any{string(to)}, args...)
+	all = append(all, id)
+	for _, st := range allowed {
+		all = append(all, string(st))
+	}
+	res, err := s.w.Exec(q, all...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	var cur string
+	switch err := s.w.QueryRow(`SELECT status FROM runs WHERE id = ?`, id).Scan(&cur); {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("run %s: %w", id, ErrNotFound)
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("run %s is %s, cannot become %s: %w", id, cur, to, ErrTransition)
+}
+
+// GetRun returns one run, with its IR.
+func (s *Store) GetRun(id string) (Run, error) {
+	row := s.r.QueryRow(`SELECT `+runColumns+`, ir FROM runs WHERE id = ?`, id)
+	var r Run
+	var ir string
+	err := scanRun(row, &r, &ir)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("run %s: %w", id, ErrNotFound)
+	}
+	r.IR = json.RawMessage(ir)
+	return r, err
+}
+
+// Filter selects runs; empty fields match everything.
+type Filter struct {
+	Benchmark string
+	IRHash    string
+}
+
+// ListRuns returns up to limit runs matching f, newest first, without their IR.
+func (s *Store) ListRuns(f Filter, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	q := `SELECT ` + runColumns + ` FROM runs WHERE 1`
+	var args []any
+	if f.Benchmark != "" {
+		q += ` AND benchmark = ?`
+		args = append(args, f.Benchmark)
+	}
+	if f.IRHash != "" {
+		q += ` AND ir_hash = ?`
+		args = append(args, f.IRHash)
+	}
+	q += ` ORDER BY id DESC LIMIT ?`
+	rows, err := s.r.Query(q, append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		var r Run
+		if err := scanRun(rows, &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+const runColumns = `id, benchmark, ir_hash, ai_system, binding, options, status, created_at, started_at,
+	finished_at, total, done, summary, report, error`
+
+// scanRun reads runColumns, then extra columns, into r.
+func scanRun(row interface{ Scan(...any) error }, r *Run, extra ...any) error {
+	var sys, opts, status, created string
+	var started, finished, sum, rep, rerr sql.NullString
+	dest := []any{&r.ID, &r.Benchmark, &r.IRHash, &sys, &r.Binding, &opts, &status, &created, &started,
+		&finished, &r.Total, &r.Done, &sum, &rep, &rerr}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
+		return err
+	}
+	r.AISystem, r.Status = json.RawMessage(sys), Status(status)
+	var err error
+	if r.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
+		return err
+	}
+	r.StartedAt, r.FinishedAt = parseTime(started), parseTime(finished)
+	if rep.Valid {
+		r.Report = json.RawMessage(rep.String)
+	}
+	return errors.Join(
+		json.Unmarshal([]byte(opts), &r.Options),
+		unmarshalNull(sum, &r.Summary),
+		unmarshalNull(rerr, &r.Error),
+	)
+}
+
+func parseTime(s sql.NullString) *time.Time {
+	if !s.Valid {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s.String)
+	if err != nil {
+		return nil
+	}
+	return &t
+}
+
+// unmarshalNull decodes a nullable JSON column into *p, leaving it nil for NULL.
+func unmarshalNull[T any](s sql.NullString, p **T) error {
+	if !s.Valid {
+		return nil
+	}
+	*p = new(T)
+	return json.Unmarshal([]byte(s.String), *p)
+}

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// Batching bounds: a batch commits when it holds batchSize results or its oldest result has
+// waited flushEvery, whichever comes first. One commit per 1,000 results keeps storage far
+// faster than any AI-system; 100 ms bounds what a crash can lose of what the engine reported.
+const (
+	batchSize  = 1000
+	flushEvery = 100 * time.Millisecond
+)
+
+// ErrClosed is returned by a Writer used after Close.
+var ErrClosed = errors.New("results writer closed")
+
+// Writer stores the example results of one run in batched transactions, and counts them in
+// runs.done in the same transactions. Add, Flush and Close are meant for one goroutine; a
+// timer flushes a batch that waits too long.
+//
+// Results are write-once: adding an index the run already has keeps the stored result, so
+// a resumed run may add every result again.
+type Writer struct {
+	s     *Store
+	runID string
+
+	buf bytes.Buffer
+	enc *json.Encoder
+
+	mu     sync.Mutex // guards what follows, shared with the timer
+	rows   []row
+	timer  *time.Timer
+	err    error // of a timed flush, for the next call to report
+	closed bool
+}
+
+type row struct {
+	idx          int
+	status       string
+	score        any // nil or float64
+	contribution float64
+	result       string
+}
+
+// Results returns a writer for the results of run id.
+func (s *Store) Results(id string) *Writer {
+	w := &Writer{s: s, runID: id, rows: make([]row, 0, batchSize)}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false) // as the engine's results stream
+	return w
+}
+
+// Add buffers one result, committing the batch when it is full.
+func (w *Writer) Add(res engine.ExampleResult) error {
+	w.buf.Reset()
+	if err := w.enc.Encode(&res); err != nil {
+		return err
+	}
+	r := row{idx: res.Index, status: string(res.Status), contribution: res.Contribution,
+		result: string(bytes.TrimSuffix(w.buf.Bytes(), []byte{'\n'}))}
+	if res.Score != nil {
+		r.score = *res.Score
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	w.rows = append(w.rows, r)
+	if len(w.rows) >= batchSize {
+		return w.flushLocked()
+	}
+	if w.timer == nil {
+		w.timer = time.AfterFunc(flushEvery, w.timed)
+	}
+	return w.takeErr()
+}
+
+// Flush commits what is buffered.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	return w.flushLocked()
+}
+
+// Close flushes and retires the writer.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	err := w.flushLocked()
+	w.closed = true
+	return err
+}
+
+func (w *Writer) timed() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.timer = nil
+	if !w.closed {
+		w.err = w.flushLocked()
+	}
+}
+
+// takeErr returns, once, the error of a timed flush.
+func (w *Writer) takeErr() error {
+	err := w.err
+	w.err = nil
+	return err
+}
+
+// flushLocked commits the buffered rows. On failure they stay buffered for the next try.
+func (w *Writer) flushLocked() error {
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	w.err = nil
+	if len(w.rows) == 0 {
+		return nil
+	}
+	if err := w.s.insert(w.runID, w.rows); err != nil {
+		return err
+	}
+	clear(w.rows) // drop the strings
+	w.rows = w.rows[:0]
+	return nil
+}
+
+// insertChunk is how many rows one INSERT statement carries: fewer statements to step
+// through the driver, within SQLite's limit of 32,766 parameters.
+const insertChunk = 100
+
+// insertSQL returns an INSERT of n rows.
+func insertSQL(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO results (run_id, idx, status, score, contribution, result) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?)")
+	}
+	b.WriteString(" ON CONFLICT DO NOTHING")
+	return b.String()
+}
+
+var insertFull = insertSQL(insertChunk)
+
+// insert stores rows in one transaction and adds the new ones to runs.done.
+func (s *Store) insert(runID string, rows []row) error {
+	tx, err := s.w.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	args := make([]any, 0, 6*insertChunk)
+	added := int64(0)
+	for len(rows) > 0 {
+		n := min(len(rows), insertChunk)
+		args = args[:0]
+		for _, r := range rows[:n] {
+			args = append(args, runID, r.idx, r.status, r.score, r.contribution, r.result)
+		}
+		var res sql.Result
+		if n == insertChunk {
+			res, err = tx.Stmt(s.ins).Exec(args...)
+		} else {
+			res, err = tx.Exec(insertSQL(n), args...)
+		}
+		if err != nil {
+			return err
+		}
+		k, _ := res.RowsAffected()
+		added += k
+		rows = rows[n:]
+	}
+	if _, err := tx.Exec(`UPDATE runs SET done = done + ? WHERE id = ?`, added, runID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

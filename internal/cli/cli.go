@@ -38,6 +38,7 @@ func init() {
 		{"validate", "[--json] FILE", "check a benchmark; print every problem with its position", runValidate},
 		{"fmt", "[-w] FILE", "print the canonical YAML spelling of a benchmark (-w rewrites the file)", runFmt},
 		{"run", "[--runtime FILE] [-o results.json] [--concurrency N] [--limit N] BENCHMARK", "run a benchmark (YAML or IR JSON) against its AI-system", runRun},
+		{"runs", "list|show|export [flags] [ID]", "list, show and export the runs stored in a workspace", runRuns},
 		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},
 		{"ontology", "[--json]", "list the tasks, domains and languages of the ontology", runOntology},
 		{"schema", "[--ir]", "print the JSON Schema of benchmark YAML files (--ir: of the IR)", runSchema},
@@ -114,6 +115,11 @@ func upperFirst(s string) string {
 // parse parses flags that may come before or after the positional arguments, and checks the
 // number of positional arguments. It returns ok false with the exit code to use.
 func parse(e *env, fs *flag.FlagSet, args []string, nargs int) (pos []string, code int, ok bool) {
+	return parseArgs(e, fs, args, nargs, "FILE")
+}
+
+// parseArgs is parse for a command whose positional argument is what, not a FILE.
+func parseArgs(e *env, fs *flag.FlagSet, args []string, nargs int, what string) (pos []string, code int, ok bool) {
 	for {
 		// The flag package prints usage before returning ErrHelp; silence it so --help
 		// prints once, on stdout.
@@ -145,7 +151,7 @@ func parse(e *env, fs *flag.FlagSet, args []string, nargs int) (pos []string, co
 		if nargs == 0 {
 			fmt.Fprintf(e.stderr, "benchy %s: takes no arguments\n", fs.Name())
 		} else {
-			fmt.Fprintf(e.stderr, "benchy %s: expects exactly one FILE\n", fs.Name())
+			fmt.Fprintf(e.stderr, "benchy %s: expects exactly one %s\n", fs.Name(), what)
 		}
 		fs.Usage()
 		return nil, ExitUsage, false

@@ -18,6 +18,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // runtimeFileName is looked for beside the benchmark, then in the working directory, when
@@ -30,6 +31,7 @@ func runRun(e *env, args []string) int {
 	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
+	noStore := fs.Bool("no-store", false, "do not record the run in its workspace's store (.benchy/benchy.db)")
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
 		return code
@@ -38,7 +40,7 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1 and --limit at least 0")
 		return ExitUsage
 	}
-	b, hash, code := loadBenchmark(e, pos[0])
+	b, canonical, hash, code := loadBenchmark(e, pos[0])
 	if b == nil {
 		return code
 	}
@@ -70,12 +72,25 @@ func runRun(e *env, args []string) int {
 	defer jsonl.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var rec *recorder
+	if !*noStore && pos[0] != "-" {
+		rec = openRecorder(e.stderr, pos[0], store.RunSpec{IR: canonical, IRHash: hash, AISystem: b.AISystem,
+			Binding: binding, Options: store.Options{Limit: *limit, Concurrency: *concurrency}})
+		defer rec.close()
+	}
 	bar := newProgressBar(e.stderr)
-	rep, err := engine.Run(ctx, b, factory, engine.Options{
+	opts := engine.Options{
 		Root: filepath.Dir(pos[0]), IRHash: hash, Binding: binding, Concurrency: *concurrency,
-		Limit: *limit, Results: jsonl, Progress: bar.update,
-	})
+		Limit: *limit, Results: jsonl,
+		Progress: func(p engine.Progress) { rec.progress(p); bar.update(p) },
+	}
+	if rec != nil {
+		opts.OnResult = rec.result
+	}
+	rep, err := engine.Run(ctx, b, factory, opts)
 	bar.finish()
+	stored := rec.end(ctx, rep, err)
+	defer rec.summary(e.stderr, stored)
 	if err != nil {
 		var a *engine.Abort
 		if errors.As(err, &a) {
@@ -93,47 +108,48 @@ func runRun(e *env, args []string) int {
 	return ExitOK
 }
 
-// loadBenchmark reads a benchmark as YAML (compiled) or as IR JSON, and returns its hash.
-func loadBenchmark(e *env, name string) (*ir.Benchmark, string, int) {
+// loadBenchmark reads a benchmark as YAML (compiled) or as IR JSON, and returns its
+// canonical IR and hash.
+func loadBenchmark(e *env, name string) (*ir.Benchmark, []byte, string, int) {
 	src, err := readInput(e, name)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
-		return nil, "", ExitFail
+		return nil, nil, "", ExitFail
 	}
 	if trimmed := bytes.TrimSpace(src); strings.HasSuffix(name, ".json") || bytes.HasPrefix(trimmed, []byte("{\"")) {
 		if err := ir.ValidateJSON(src); err != nil {
 			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: %v\n", displayName(name), err)
-			return nil, "", ExitFail
+			return nil, nil, "", ExitFail
 		}
 		b, err := ir.Unmarshal(src)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-			return nil, "", ExitFail
+			return nil, nil, "", ExitFail
 		}
 		if ds := compiler.VerifyIR(b); len(ds) > 0 {
 			for _, d := range ds {
 				fmt.Fprintf(e.stderr, "%s: not a valid Benchy IR: %s: %s\n", displayName(name), d.Code, d.Message)
 			}
-			return nil, "", ExitFail
+			return nil, nil, "", ExitFail
 		}
 		canonical, err := ir.Marshal(b)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-			return nil, "", ExitFail
+			return nil, nil, "", ExitFail
 		}
-		return b, ir.Hash(canonical), ExitOK
+		return b, canonical, ir.Hash(canonical), ExitOK
 	}
 	b, ds := compiler.Compile(src)
 	if len(ds) > 0 {
 		fmt.Fprint(e.stderr, ds.Format(displayName(name)))
-		return nil, "", ExitFail
+		return nil, nil, "", ExitFail
 	}
 	canonical, err := ir.Marshal(b)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-		return nil, "", ExitFail
+		return nil, nil, "", ExitFail
 	}
-	return b, ir.Hash(canonical), ExitOK
+	return b, canonical, ir.Hash(canonical), ExitOK
 }
 
 // findRuntime loads the runtime file named, or the default one if it exists. A missing

@@ -1,9 +1,18 @@
 // Package server is `benchy serve`: a small HTTP server over a workspace directory of
 // benchmarks that the browser app uses to read and save benchmarks, compile them with the
-// same compiler as the CLI, and (with the run store) launch and watch runs.
+// same compiler as the CLI, and launch and watch runs.
 //
 // It is safe by default: it binds loopback unless told otherwise, and then requires a
 // token; state-changing requests must be JSON from the same origin; every path is confined
 // to the workspace (os.Root: no "..", no absolute paths, no symbolic links out); request
 // bodies are size-limited; and nothing secret (keys, commands, environment) is ever sent.
+//
+// Runs are kept in the workspace's run store (WORKSPACE/.benchy/benchy.db, package store),
+// shared with `benchy run`. POST /api/runs compiles and binds a benchmark and queues a run;
+// at most Config.MaxRuns execute at once, the others wait first in, first out. Each result
+// is stored as the engine reports it, so a run that stops (cancelled, the server shut down
+// or killed) keeps every example it finished, and resuming it asks the AI-system only for
+// the missing ones. GET /api/runs/{id}/events streams a run's progress as Server-Sent
+// Events without ever holding the run up; results are read page by page or exported as a
+// stream, so a run of a million examples costs the server no more memory than ten.
 package server

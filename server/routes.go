@@ -18,6 +18,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ontology"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // RuntimeFile is the workspace's runtime file: bindings and providers.
@@ -30,6 +31,13 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/benchmarks", s.listBenchmarks)
 	s.mux.HandleFunc("GET /api/benchmarks/{path...}", s.getBenchmark)
 	s.mux.HandleFunc("PUT /api/benchmarks/{path...}", s.putBenchmark)
+	s.mux.HandleFunc("POST /api/runs", s.startRun)
+	s.mux.HandleFunc("GET /api/runs", s.listRuns)
+	s.mux.HandleFunc("GET /api/runs/{id}", s.getRun)
+	s.mux.HandleFunc("GET /api/runs/{id}/results", s.runResults)
+	s.mux.HandleFunc("GET /api/runs/{id}/events", s.runEvents)
+	s.mux.HandleFunc("POST /api/runs/{id}/cancel", s.cancelRun)
+	s.mux.HandleFunc("POST /api/runs/{id}/resume", s.resumeRun)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -100,6 +108,25 @@ type benchmarkInfo struct {
 	Domain      string       `json:"domain,omitempty"`
 	Language    *ir.Language `json:"language,omitempty"`
 	IRHash      string       `json:"ir_hash,omitempty"`
+	LastScore   *float64     `json:"last_score,omitempty"` // of its newest completed run
+	LastRun     string       `json:"last_run,omitempty"`   // that run's id
+}
+
+// lastRuns is how many of a benchmark's newest runs are searched for a completed one.
+const lastRuns = 20
+
+// lastScore finds the newest completed run of benchmark p among its lastRuns newest.
+func (s *Server) lastScore(info *benchmarkInfo) {
+	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path}, lastRuns)
+	if err != nil {
+		return
+	}
+	for _, run := range runs {
+		if run.Status == store.Completed {
+			info.LastScore, info.LastRun = doneOf(run, s.dir).BenchmarkScore, run.ID
+			return
+		}
+	}
 }
 
 // skipDir names directories that hold no benchmarks.
@@ -140,6 +167,7 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 				info.IRHash = ir.Hash(canonical)
 			}
 		}
+		s.lastScore(&info)
 		list = append(list, info)
 		return nil
 	})
@@ -154,11 +182,17 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 // benchmarkPath checks a workspace path from a URL: relative, clean, a YAML file.
 func benchmarkPath(w http.ResponseWriter, r *http.Request) (string, bool) {
 	p := r.PathValue("path")
-	if !fs.ValidPath(p) || p == "." || !isBenchmarkPath(p) || slices.ContainsFunc(strings.Split(p, "/"), skipDir) {
-		writeError(w, http.StatusBadRequest, "bad_path", "a benchmark path is relative to the workspace, without .. or hidden folders, and ends in .yaml")
+	if !validBenchmarkPath(p) {
+		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
 		return "", false
 	}
 	return p, true
+}
+
+const badPathMessage = "a benchmark path is relative to the workspace, without .. or hidden folders, and ends in .yaml"
+
+func validBenchmarkPath(p string) bool {
+	return fs.ValidPath(p) && p != "." && isBenchmarkPath(p) && !slices.ContainsFunc(strings.Split(p, "/"), skipDir)
 }
 
 // benchmarkFile is a benchmark's text with its diagnostics.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,11 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/benchy-eval/benchy/store"
 )
 
 // Config configures a server.
@@ -18,25 +23,41 @@ type Config struct {
 	Addr      string // host:port to listen on
 	Token     string // required as "Authorization: Bearer <token>" when set
 	MaxBody   int64  // bytes a request body may have; 0 means DefaultMaxBody
+	MaxRuns   int    // runs executing at once, the rest queued; 0 means DefaultMaxRuns
+	// Log receives the stderr of the AI-systems' commands, line by line, and the server's
+	// own notes (runs found interrupted at start). Nil: discarded.
+	Log io.Writer
 }
 
 // DefaultAddr is loopback: nothing outside this machine can reach a server by default.
 const (
 	DefaultAddr    = "127.0.0.1:8080"
 	DefaultMaxBody = 8 << 20
+	DefaultMaxRuns = 2
 )
+
+// StorePath is where the run store lives, relative to the workspace.
+const StorePath = ".benchy/benchy.db"
 
 // Server serves one workspace.
 type Server struct {
 	cfg  Config
+	dir  string // the workspace, absolute: runs resolve data and artifacts against it
 	root *os.Root
+	st   *store.Store
+	runs *manager
 	mux  *http.ServeMux
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // ErrTokenRequired is returned by New for a non-loopback address without a token.
 var ErrTokenRequired = errors.New("listening beyond loopback needs a token (--token or BENCHY_TOKEN)")
 
-// New checks the configuration and opens the workspace.
+// New checks the configuration and opens the workspace and its run store. Runs the store
+// shows as queued or running belonged to a server that is gone: they become interrupted,
+// ready to resume.
 func New(cfg Config) (*Server, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultAddr
@@ -47,6 +68,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Workspace == "" {
 		cfg.Workspace = "."
 	}
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = DefaultMaxRuns
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
 	loopback, err := isLoopback(cfg.Addr)
 	if err != nil {
 		return nil, err
@@ -54,17 +81,69 @@ func New(cfg Config) (*Server, error) {
 	if !loopback && cfg.Token == "" {
 		return nil, ErrTokenRequired
 	}
-	root, err := os.OpenRoot(cfg.Workspace)
+	dir, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	s := &Server{cfg: cfg, root: root, mux: http.NewServeMux()}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	st, err := openStore(root, dir)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	n, err := st.MarkInterrupted()
+	if err != nil {
+		st.Close()
+		root.Close()
+		return nil, fmt.Errorf("run store: %w", err)
+	}
+	if n > 0 {
+		fmt.Fprintf(cfg.Log, "benchy: %d run(s) of an earlier server were interrupted; resume them with POST /api/runs/{id}/resume\n", n)
+	}
+	s := &Server{cfg: cfg, dir: dir, root: root, st: st, mux: http.NewServeMux()}
+	s.runs = newManager(st, dir, cfg.MaxRuns, cfg.Log)
 	s.routes()
 	return s, nil
 }
 
-// Close releases the workspace.
-func (s *Server) Close() error { return s.root.Close() }
+// openStore opens the workspace's run store. Its folder must be a real folder of the
+// workspace, not a link leading out of it.
+func openStore(root *os.Root, dir string) (*store.Store, error) {
+	folder := filepath.Dir(filepath.FromSlash(StorePath))
+	if err := root.MkdirAll(folder, 0o755); err != nil {
+		return nil, fmt.Errorf("run store: %w", err)
+	}
+	if info, err := root.Lstat(folder); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("run store: %s in the workspace is not a folder", folder)
+	}
+	st, err := store.Open(filepath.Join(dir, filepath.FromSlash(StorePath)))
+	if err != nil {
+		return nil, fmt.Errorf("run store: %w", err)
+	}
+	return st, nil
+}
+
+// Shutdown stops taking runs and ends the runs of this server: queued runs at once, running
+// ones once the examples they have started are done and stored, or at ctx's deadline
+// (then the examples still going are dropped). Every run it ends is interrupted, ready to
+// resume; its results are flushed to the store. It returns ctx's error if the deadline cut
+// examples short. Call it before the HTTP server's own Shutdown, so that event streams end.
+func (s *Server) Shutdown(ctx context.Context) error { return s.runs.shutdown(ctx) }
+
+// Close ends the runs still going at once (as Shutdown with no grace period), then closes
+// the store and the workspace.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		s.runs.shutdown(ctx)
+		s.closeErr = errors.Join(s.st.Close(), s.root.Close())
+	})
+	return s.closeErr
+}
 
 // Addr is the address the server is configured to listen on.
 func (s *Server) Addr() string { return s.cfg.Addr }

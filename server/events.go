@@ -1,0 +1,289 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// Event stream limits. A client is sent progress at most every progressEvery; one that
+// reads more slowly than examples complete keeps at most maxPending example events
+// waiting, the older ones folded into one "skipped" event, so a slow client never holds
+// up a run nor makes the server hold a run's worth of events for it.
+const (
+	progressEvery = 200 * time.Millisecond
+	maxPending    = 256
+	heartbeat     = 15 * time.Second
+)
+
+// progressEvent is the "progress" event, and the live progress of a run.
+type progressEvent struct {
+	Done    int            `json:"done"`
+	Total   int            `json:"total"`
+	Summary engine.Summary `json:"summary"`
+	Rate    float64        `json:"rate"` // examples evaluated (not reused) per second in this execution
+}
+
+// exampleEvent is the "example" event: one completed example.
+type exampleEvent struct {
+	Index  int           `json:"index"`
+	Status engine.Status `json:"status"`
+	Score  *float64      `json:"score"`
+}
+
+// skippedEvent is the "skipped" event: the examples From to To (inclusive) completed, but the
+// client fell behind and was not sent them one by one; GET .../results has them.
+type skippedEvent struct {
+	From  int `json:"from"`
+	To    int `json:"to"`
+	Count int `json:"count"`
+}
+
+// doneEvent is the "done" event, the last of a stream: where the run ended.
+type doneEvent struct {
+	Status         store.Status    `json:"status"`
+	Summary        *engine.Summary `json:"summary"`
+	BenchmarkScore *float64        `json:"benchmark_score,omitempty"`
+	Error          *store.RunError `json:"error,omitempty"`
+}
+
+// doneOf describes a stored run of workspace dir as a done event.
+func doneOf(run store.Run, dir string) doneEvent {
+	d := doneEvent{Status: run.Status, Summary: run.Summary, Error: inWorkspace(run.Error, dir)}
+	if len(run.Report) > 0 {
+		var rep struct {
+			Score *float64 `json:"benchmark_score"`
+		}
+		if json.Unmarshal(run.Report, &rep) == nil {
+			d.BenchmarkScore = rep.Score
+		}
+	}
+	return d
+}
+
+// inWorkspace shows the file of a run's error relative to workspace dir: the server's
+// own paths are no business of its clients.
+func inWorkspace(e *store.RunError, dir string) *store.RunError {
+	if e == nil || !filepath.IsAbs(e.File) {
+		return e
+	}
+	rel, err := filepath.Rel(dir, e.File)
+	if err != nil || !filepath.IsLocal(rel) {
+		rel = filepath.Base(e.File)
+	}
+	out := *e
+	out.File = filepath.ToSlash(rel)
+	return &out
+}
+
+// broker fans one run's events out to its subscribers. Publishing never blocks: it only
+// appends to each subscriber's bounded queue and wakes it.
+type broker struct {
+	mu       sync.Mutex
+	progress progressEvent
+	seq      uint64 // counts progress updates
+	final    *doneEvent
+	subs     []*subscriber
+}
+
+type subscriber struct {
+	wake     chan struct{} // holds one wake-up at most
+	examples []exampleEvent
+	skipped  *skippedEvent
+}
+
+// batch is what a subscriber has to send.
+type batch struct {
+	skipped  *skippedEvent
+	examples []exampleEvent
+	progress progressEvent
+	seq      uint64
+	final    *doneEvent
+}
+
+func newBroker(initial progressEvent) *broker { return &broker{progress: initial} }
+
+func (b *broker) subscribe() *subscriber {
+	s := &subscriber{wake: make(chan struct{}, 1)}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.subs = append(b.subs, s)
+	return s
+}
+
+func (b *broker) unsubscribe(s *subscriber) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.subs = slices.DeleteFunc(b.subs, func(x *subscriber) bool { return x == s })
+}
+
+// example publishes a completed example. The engine reports examples in index order, so
+// what a subscriber drops is always the run of indices just before what it keeps.
+func (b *broker) example(e exampleEvent) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.subs {
+		if len(s.examples) == maxPending {
+			drop := s.examples[:maxPending/2] // half at once: a stalled client costs O(1) per event
+			if s.skipped == nil {
+				s.skipped = &skippedEvent{From: drop[0].Index}
+			}
+			s.skipped.To = drop[len(drop)-1].Index
+			s.skipped.Count = s.skipped.To - s.skipped.From + 1
+			s.examples = append(s.examples[:0], s.examples[maxPending/2:]...)
+		}
+		s.examples = append(s.examples, e)
+		s.notify()
+	}
+}
+
+// setProgress publishes the run's progress; subscribers send the latest when their turn comes.
+func (b *broker) setProgress(p progressEvent) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.progress = p
+	b.seq++
+	for _, s := range b.subs {
+		s.notify()
+	}
+}
+
+// snapshot is the latest progress, and whether the run reported any in this execution.
+func (b *broker) snapshot() (progressEvent, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.progress, b.seq > 0
+}
+
+// finish publishes the end of the run.
+func (b *broker) finish(d doneEvent) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.final = &d
+	for _, s := range b.subs {
+		s.notify()
+	}
+}
+
+// take hands over what s has to send.
+func (b *broker) take(s *subscriber) batch {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := batch{skipped: s.skipped, examples: slices.Clone(s.examples), progress: b.progress, seq: b.seq, final: b.final}
+	s.skipped, s.examples = nil, s.examples[:0]
+	return out
+}
+
+func (s *subscriber) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// runEvents streams a run's events (Server-Sent Events): "progress" at once and then at
+// most every progressEvery, "example" for each completed example ("skipped" for those a
+// slow client missed), and "done" last. A run this server is not executing (finished,
+// interrupted, or run by another process) gets its "done" event at once.
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	j := s.runs.get(id)
+	var sub *subscriber
+	if j != nil {
+		sub = j.events.subscribe()
+		defer j.events.unsubscribe(sub)
+	}
+	run, err := s.st.GetRun(id)
+	if err != nil {
+		runError(w, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{}) // a stream lasts as long as the run
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if j == nil || (run.Status != store.Queued && run.Status != store.Running) {
+		sendEvent(w, "done", doneOf(run, s.dir))
+		rc.Flush()
+		return
+	}
+
+	var lastSeq uint64
+	var lastSent time.Time
+	first, armed := true, false
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	ping := time.NewTicker(heartbeat)
+	defer ping.Stop()
+	for {
+		bt := j.events.take(sub)
+		if bt.skipped != nil {
+			sendEvent(w, "skipped", bt.skipped)
+		}
+		for _, e := range bt.examples {
+			sendEvent(w, "example", e)
+		}
+		if bt.final != nil {
+			if bt.seq != lastSeq {
+				sendEvent(w, "progress", bt.progress)
+			}
+			sendEvent(w, "done", bt.final)
+			rc.Flush()
+			return
+		}
+		if first || bt.seq != lastSeq {
+			if wait := progressEvery - time.Since(lastSent); first || wait <= 0 {
+				sendEvent(w, "progress", bt.progress)
+				first, lastSeq, lastSent = false, bt.seq, time.Now()
+			} else if !armed {
+				timer.Reset(wait)
+				armed = true
+			}
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-sub.wake:
+		case <-timer.C:
+			armed = false
+		case <-ping.C:
+			io.WriteString(w, ": ping\n\n")
+		case <-r.Context().Done():
+			return
+		case <-s.runs.stopped:
+			return
+		}
+	}
+}
+
+// sendEvent writes one event; a write error shows at the next flush.
+func sendEvent(w io.Writer, name string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data)
+}
+
+// runError answers a failed store lookup of a run.
+func runError(w http.ResponseWriter, err error) {
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "not_found", err.Error())
+		return
+	}
+	writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+}

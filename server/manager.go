@@ -1,0 +1,301 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// Why a run's context ends.
+var (
+	errCancelled   = errors.New("cancelled by a user")
+	errShutdown    = errors.New("the server is shutting down")
+	errStoreWrite  = errors.New("storing results failed")
+	errClosing     = errors.New("the server is shutting down and takes no more runs")
+	errNotExecuted = errors.New("this server is not executing the run")
+)
+
+// job is one execution of a run: a new run, or a resumed one.
+type job struct {
+	id      string
+	b       *ir.Benchmark
+	factory engine.Factory
+	opts    engine.Options // Root, IRHash, Binding, Concurrency, Limit
+	resume  bool           // reuse the results the store has
+	total   int            // the total the store knows, for a resumed run
+
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	events *broker
+	drain  *drain
+	done   chan struct{} // closed when the run's store record is final for this execution
+
+	started bool // guarded by manager.mu: taken off the queue
+}
+
+func newJob(b *ir.Benchmark, factory engine.Factory, opts engine.Options) *job {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return &job{b: b, factory: factory, opts: opts, ctx: ctx, cancel: cancel, drain: newDrain(ctx.Done()),
+		events: newBroker(progressEvent{}), done: make(chan struct{})}
+}
+
+// manager runs at most max runs at once; the others wait in a queue, first in first out.
+type manager struct {
+	st  *store.Store
+	dir string // the workspace
+	max int
+	log io.Writer
+
+	mu      sync.Mutex
+	active  map[string]*job // queued or running in this server
+	queue   []*job
+	running int
+	closing bool
+
+	wg      sync.WaitGroup // executing jobs
+	stopped chan struct{}  // closed when shutdown is over
+}
+
+func newManager(st *store.Store, dir string, max int, log io.Writer) *manager {
+	return &manager{st: st, dir: dir, max: max, log: log, active: map[string]*job{}, stopped: make(chan struct{})}
+}
+
+// enqueue records a run with record (which returns its id: a new run, or a resumed one
+// moved back to queued) and queues it. Recording under the lock keeps a shutdown from
+// missing a run, and a stream from seeing it queued in the store but not here.
+func (m *manager) enqueue(j *job, record func() (string, error)) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closing {
+		return "", errClosing
+	}
+	id, err := record()
+	if err != nil {
+		return "", err
+	}
+	j.id = id
+	m.active[id] = j
+	m.queue = append(m.queue, j)
+	m.schedule()
+	return id, nil
+}
+
+// schedule starts queued runs while there are free slots. Call it with mu held.
+func (m *manager) schedule() {
+	for !m.closing && m.running < m.max && len(m.queue) > 0 {
+		j := m.queue[0]
+		m.queue = m.queue[1:]
+		j.started = true
+		m.running++
+		m.wg.Add(1)
+		go m.execute(j)
+	}
+}
+
+// get returns the job of run id, if this server is executing or queuing it.
+func (m *manager) get(id string) *job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.active[id]
+}
+
+// cancel stops run id: a queued run at once, a running one through its context.
+func (m *manager) cancel(id string) error {
+	m.mu.Lock()
+	j := m.active[id]
+	switch {
+	case j == nil:
+		m.mu.Unlock()
+		return errNotExecuted
+	case !j.started:
+		defer m.mu.Unlock()
+		m.queue = deleteJob(m.queue, j)
+		return m.settleQueued(j, store.Cancelled)
+	}
+	m.mu.Unlock()
+	j.cancel(errCancelled)
+	return nil
+}
+
+// settleQueued ends a job that never started. Call it with mu held.
+func (m *manager) settleQueued(j *job, status store.Status) error {
+	err := m.st.SetStatus(j.id, status)
+	d := doneEvent{Status: status}
+	if run, gerr := m.st.GetRun(j.id); gerr == nil {
+		d = doneOf(run, m.dir)
+	}
+	j.events.finish(d)
+	delete(m.active, j.id)
+	close(j.done)
+	j.cancel(nil) // release the context
+	return err
+}
+
+func deleteJob(list []*job, j *job) []*job {
+	for i, x := range list {
+		if x == j {
+			return append(list[:i:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// execute runs a job and records how it ended. The final status is written under mu, with
+// the job leaving active: whoever sees the run finished in the store no longer finds it
+// here, so it cannot be cancelled twice nor streamed as if it were going.
+func (m *manager) execute(j *job) {
+	defer m.wg.Done()
+	end := m.run(j)
+	m.mu.Lock()
+	if err := end(); err != nil {
+		fmt.Fprintf(m.log, "benchy: run %s: recording its end: %v\n", j.id, err)
+	}
+	if m.active[j.id] == j {
+		delete(m.active, j.id)
+	}
+	m.running--
+	m.schedule()
+	m.mu.Unlock()
+	d := doneEvent{Status: store.Interrupted}
+	if run, err := m.st.GetRun(j.id); err == nil {
+		d = doneOf(run, m.dir)
+	} else {
+		fmt.Fprintf(m.log, "benchy: run %s: %v\n", j.id, err)
+	}
+	j.events.finish(d)
+	close(j.done)
+	j.cancel(nil) // release the context
+}
+
+// run executes a job with the engine, storing each result as it comes, and returns what
+// records the run's end: completed with its report, aborted, cancelled, or interrupted (a
+// shutdown, or results that could not be stored: resuming evaluates what is missing).
+func (m *manager) run(j *job) (end func() error) {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(m.log, "benchy: run %s: %s\n", j.id, fmt.Sprintf(format, args...))
+	}
+	setStatus := func(status store.Status) func() error {
+		return func() error { return m.st.SetStatus(j.id, status) }
+	}
+	if cause := context.Cause(j.ctx); cause != nil { // stopped before it started
+		if errors.Is(cause, errCancelled) {
+			return setStatus(store.Cancelled)
+		}
+		return setStatus(store.Interrupted)
+	}
+	if err := m.st.MarkRunning(j.id, j.total); err != nil {
+		logf("cannot start: %v", err)
+		return setStatus(store.Interrupted)
+	}
+	w := m.st.Results(j.id)
+	var get func(int) (engine.ExampleResult, bool)
+	if j.resume {
+		get = m.st.Prior(j.id).Get
+	}
+	var werr error
+	evaluated, totalKnown := 0, false
+	opts := j.opts
+	opts.Prior = j.drain.prior(get)
+	opts.OnResult = func(res engine.ExampleResult, reused bool) {
+		if !reused {
+			evaluated++
+			if werr == nil {
+				if werr = w.Add(res); werr != nil {
+					j.cancel(fmt.Errorf("%w: %v", errStoreWrite, werr))
+				}
+			}
+		}
+		j.events.example(exampleEvent{Index: res.Index, Status: res.Status, Score: res.Score})
+		j.drain.wrote(res.Index)
+	}
+	opts.Progress = func(p engine.Progress) {
+		if !totalKnown {
+			totalKnown = true
+			if err := m.st.MarkRunning(j.id, p.Total); err != nil {
+				logf("%v", err)
+			}
+		}
+		rate := 0.0
+		if s := p.Elapsed.Seconds(); s > 0 {
+			rate = float64(evaluated) / s
+		}
+		j.events.setProgress(progressEvent{Done: p.Done, Total: p.Total, Summary: p.Summary, Rate: rate})
+	}
+	rep, err := engine.Run(j.ctx, j.b, j.drain.factory(j.factory), opts)
+	if cerr := w.Close(); werr == nil {
+		werr = cerr
+	}
+	var abort *engine.Abort
+	switch {
+	case err == nil && werr == nil:
+		return func() error { return m.st.Finish(j.id, rep) }
+	case errors.As(err, &abort):
+		return func() error { return m.st.Abort(j.id, abort) }
+	case werr != nil:
+		logf("interrupted: %v", werr)
+		return setStatus(store.Interrupted)
+	case errors.Is(context.Cause(j.ctx), errCancelled):
+		return setStatus(store.Cancelled)
+	}
+	if !errors.Is(context.Cause(j.ctx), errShutdown) {
+		logf("interrupted: %v", err)
+	}
+	return setStatus(store.Interrupted)
+}
+
+// shutdown stops taking runs and ends those of this server, queued ones at once and
+// running ones once drained or at ctx's end. A second call waits for the first.
+func (m *manager) shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closing {
+		m.mu.Unlock()
+		<-m.stopped
+		return nil
+	}
+	m.closing = true
+	var errs []error
+	for _, j := range m.queue {
+		errs = append(errs, m.settleQueued(j, store.Interrupted))
+	}
+	m.queue = nil
+	running := make([]*job, 0, len(m.active))
+	for _, j := range m.active {
+		running = append(running, j)
+		j.drain.start()
+	}
+	m.mu.Unlock()
+
+	var cut atomic.Bool
+	var wg sync.WaitGroup
+	for _, j := range running {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-j.drain.drained:
+			case <-j.done:
+			case <-ctx.Done():
+				select {
+				case <-j.done:
+				default:
+					cut.Store(true)
+				}
+			}
+			j.cancel(errShutdown)
+		}()
+	}
+	wg.Wait()
+	m.wg.Wait()
+	close(m.stopped)
+	if cut.Load() {
+		errs = append(errs, fmt.Errorf("runs cut short: %w", context.Cause(ctx)))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,180 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// TestMaxRuns: with two slots, a third and fourth run wait in order until a slot frees;
+// cancelling a queued run takes it out of the queue at once.
+func TestMaxRuns(t *testing.T) {
+	dir := runWorkspace(t, slow{gate: true}) // every example waits for the gate
+	_, srv := serve(t, Config{Workspace: dir, MaxRuns: 2})
+	body := `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`
+	ids := []string{startRun(t, srv, body), startRun(t, srv, body), startRun(t, srv, body), startRun(t, srv, body), startRun(t, srv, body)}
+	waitStatus(t, srv, ids[0], store.Running)
+	waitStatus(t, srv, ids[1], store.Running)
+	for _, id := range ids[2:] {
+		if v := getRun(t, srv, id); v.Status != store.Queued || v.StartedAt != nil {
+			t.Fatalf("run %s is %s with both slots taken", id, v.Status)
+		}
+	}
+	decode(t, srv, "POST", "/api/runs/"+ids[4]+"/cancel", "{}", http.StatusAccepted, nil)
+	if v := getRun(t, srv, ids[4]); v.Status != store.Cancelled || v.FinishedAt == nil {
+		t.Fatalf("a cancelled queued run is %s", v.Status)
+	}
+
+	decode(t, srv, "POST", "/api/runs/"+ids[0]+"/cancel", "{}", http.StatusAccepted, nil)
+	waitStatus(t, srv, ids[0], store.Cancelled)
+	waitStatus(t, srv, ids[2], store.Running) // first in, first out
+	if v := getRun(t, srv, ids[3]); v.Status != store.Queued {
+		t.Fatalf("the fourth run is %s with both slots taken", v.Status)
+	}
+	openGate(t, dir)
+	for _, id := range ids[1:4] {
+		if v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || v.Done != slowExamples {
+			t.Errorf("run %s: %s, %d done", id, v.Status, v.Done)
+		}
+	}
+	if v := getRun(t, srv, ids[4]); v.Status != store.Cancelled {
+		t.Errorf("the cancelled queued run ran: %s", v.Status)
+	}
+}
+
+// TestShutdownDrains: a graceful shutdown lets the example in flight finish and stores it,
+// starts no other, refuses new runs, and leaves the run interrupted, ready to resume.
+func TestShutdownDrains(t *testing.T) {
+	dir := runWorkspace(t, slow{gate: true, from: 3})
+	s, srv := serve(t, Config{Workspace: dir})
+	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
+	waitRun(t, srv, id, "3 done", func(v runView) bool { return v.Done == 3 })
+	for !slices.Contains(calls(t, dir), 3) { // example 3 is in flight, held by the gate
+		time.Sleep(2 * time.Millisecond)
+	}
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done <- s.Shutdown(ctx)
+	}()
+	for !s.runs.isClosing() {
+		time.Sleep(2 * time.Millisecond)
+	}
+	if r := call(t, srv, "POST", "/api/runs", `{"benchmark": "benchmark.yaml"}`); r.status != http.StatusServiceUnavailable || !strings.Contains(r.body, "shutting_down") {
+		t.Errorf("a run during shutdown: %d %s", r.status, r.body)
+	}
+	openGate(t, dir) // the shutdown is draining: example 3 may finish, no other may start
+	if err := <-done; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	v := getRun(t, srv, id)
+	if v.Status != store.Interrupted || v.Done != 4 {
+		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
+	}
+	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Errorf("stored %v, want the examples started before the shutdown", got)
+	}
+	if got := calls(t, dir); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Errorf("the AI-system was asked for %v", got)
+	}
+	if r := call(t, srv, "POST", "/api/runs/"+id+"/resume", "{}"); r.status != http.StatusServiceUnavailable {
+		t.Errorf("resume after shutdown: %d %s", r.status, r.body)
+	}
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Errorf("a second Shutdown: %v", err)
+	}
+}
+
+// TestShutdownDeadline: examples still going at the deadline are cut short, the run
+// interrupted with what was stored.
+func TestShutdownDeadline(t *testing.T) {
+	dir := runWorkspace(t, slow{gate: true, from: 2})
+	s, srv := serve(t, Config{Workspace: dir})
+	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 2}`)
+	waitRun(t, srv, id, "2 done", func(v runView) bool { return v.Done == 2 })
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown past its deadline: %v", err)
+	}
+	if v := getRun(t, srv, id); v.Status != store.Interrupted || v.Done != 2 {
+		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
+	}
+	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("stored %v", got)
+	}
+}
+
+// TestRestart: runs outlive their server. A finished run is still there; one that was
+// running when the server closed, or when its process died, is interrupted and resumes.
+func TestRestart(t *testing.T) {
+	dir := runWorkspace(t, slow{gate: true, from: 4})
+	s1, srv1 := serve(t, Config{Workspace: dir})
+	done := startRun(t, srv1, `{"benchmark": "benchmark.yaml"}`)
+	waitStatus(t, srv1, done, store.Completed)
+	running := startRun(t, srv1, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
+	waitRun(t, srv1, running, "4 done", func(v runView) bool { return v.Done == 4 })
+	srv1.Close()
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A server killed in the middle of a run leaves it running in the store.
+	st, err := store.Open(filepath.Join(dir, ".benchy", "benchy.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "slow", "benchmark.yaml"))
+	canonical, hash, _ := compiler.CompileCanonical(src)
+	crashed, err := st.CreateRun(store.RunSpec{Benchmark: "slow/benchmark.yaml", IR: canonical, IRHash: hash, AISystem: map[string]string{}, Binding: "slow-system"})
+	if err == nil {
+		err = st.MarkRunning(crashed.ID, slowExamples)
+	}
+	if err := errors.Join(err, st.Close()); err != nil {
+		t.Fatal(err)
+	}
+
+	_, srv2 := serve(t, Config{Workspace: dir})
+	var list struct{ Runs []runView }
+	decode(t, srv2, "GET", "/api/runs", "", http.StatusOK, &list)
+	status := map[string]store.Status{}
+	for _, v := range list.Runs {
+		status[v.ID] = v.Status
+	}
+	want := map[string]store.Status{done: store.Completed, running: store.Interrupted, crashed.ID: store.Interrupted}
+	if len(status) != 3 || status[done] != want[done] || status[running] != want[running] || status[crashed.ID] != want[crashed.ID] {
+		t.Fatalf("after restart: %v, want %v", status, want)
+	}
+	if v := getRun(t, srv2, done); v.Summary == nil || v.Summary.Valid != 6 || len(v.Report) == 0 {
+		t.Errorf("the finished run lost its report: %+v", v.Summary)
+	}
+	if got := results(t, srv2, running, "", 100); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Errorf("the interrupted run kept %v", got)
+	}
+	before := len(calls(t, dir))
+	openGate(t, dir)
+	decode(t, srv2, "POST", "/api/runs/"+running+"/resume", "{}", http.StatusAccepted, nil)
+	if v := waitRun(t, srv2, running, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || v.Done != slowExamples {
+		t.Errorf("resumed after restart: %s, %d done", v.Status, v.Done)
+	}
+	if asked := slices.Sorted(slices.Values(calls(t, dir)[before:])); !slices.Equal(asked, []int{4, 5, 6, 7, 8, 9, 10, 11}) {
+		t.Errorf("the resumed run asked for %v", asked)
+	}
+}
+
+// isClosing reports whether shutdown has begun: runs are draining.
+func (m *manager) isClosing() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closing
+}

@@ -1,0 +1,359 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strconv"
+
+	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// Limits of the runs API.
+const (
+	maxConcurrency = 256  // workers a run may ask for: each may be a process
+	maxPageLimit   = 1000 // results per page
+	maxListLimit   = 1000 // runs per list
+)
+
+// startRequest is the body of POST /api/runs.
+type startRequest struct {
+	Benchmark   string `json:"benchmark"` // relative to the workspace
+	Limit       int    `json:"limit"`
+	Concurrency int    `json:"concurrency"`
+}
+
+// invalidBenchmark answers a run of a benchmark that does not compile.
+type invalidBenchmark struct {
+	apiError
+	Diagnostics diag.List `json:"diagnostics"`
+}
+
+// startRun compiles a benchmark, binds its AI-system and queues a run of it. Nothing is
+// recorded unless the run can start: an invalid benchmark or a missing binding is refused.
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
+	var req startRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if !validBenchmarkPath(req.Benchmark) {
+		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
+		return
+	}
+	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > maxConcurrency {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d", maxConcurrency))
+		return
+	}
+	src, err := s.root.ReadFile(req.Benchmark)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			writeError(w, http.StatusNotFound, "not_found", "no benchmark "+req.Benchmark)
+		} else {
+			writeError(w, http.StatusForbidden, "unreadable", "cannot read "+req.Benchmark+" inside the workspace")
+		}
+		return
+	}
+	b, ds := compiler.Compile(src)
+	if len(ds) > 0 {
+		var e invalidBenchmark
+		e.Error.Code = "invalid_benchmark"
+		e.Error.Message = fmt.Sprintf("%s has %d problem(s); fix them before running it", req.Benchmark, len(ds))
+		e.Diagnostics = ds
+		writeJSON(w, http.StatusBadRequest, e)
+		return
+	}
+	canonical, err := ir.Marshal(b)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	hash := ir.Hash(canonical)
+	root := s.benchmarkDir(req.Benchmark)
+	factory, binding, ok := s.bind(w, b, root)
+	if !ok {
+		return
+	}
+	j := newJob(b, factory, engine.Options{Root: root, IRHash: hash, Binding: binding, Concurrency: req.Concurrency, Limit: req.Limit})
+	spec := store.RunSpec{Benchmark: req.Benchmark, IR: canonical, IRHash: hash, AISystem: b.AISystem, Binding: binding,
+		Options: store.Options{Limit: req.Limit, Concurrency: req.Concurrency}}
+	id, err := s.runs.enqueue(j, func() (string, error) {
+		run, err := s.st.CreateRun(spec)
+		return run.ID, err
+	})
+	if err != nil {
+		j.cancel(nil)
+		enqueueError(w, err)
+		return
+	}
+	w.Header().Set("Location", "/api/runs/"+url.PathEscape(id))
+	writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+}
+
+// benchmarkDir is the directory of a workspace benchmark: its data and artifacts resolve
+// against it.
+func (s *Server) benchmarkDir(p string) string {
+	return filepath.Join(s.dir, filepath.FromSlash(path.Dir(p)))
+}
+
+// bind finds the adapter factory for b's AI-system in the workspace's runtime file, or
+// answers why there is none (422) and returns false.
+func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engine.Factory, string, bool) {
+	src, err := s.root.ReadFile(RuntimeFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		what := "the ai-system " + b.AISystem.ID
+		if b.AISystem.Type == ir.SystemModel {
+			what = "the provider " + b.AISystem.Provider
+		}
+		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), "the workspace has no "+RuntimeFile+" to bind "+what)
+		return nil, "", false
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, "runtime_unreadable", "cannot read "+RuntimeFile)
+		return nil, "", false
+	}
+	rt, err := adapter.ParseRuntime(src, s.dir)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), RuntimeFile+" is not valid: "+err.Error())
+		return nil, "", false
+	}
+	factory, binding, err := rt.Factory(b, root, s.cfg.Log)
+	switch {
+	case errors.Is(err, engine.ErrMissingBinding):
+		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), err.Error())
+		return nil, "", false
+	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
+		writeError(w, http.StatusUnprocessableEntity, "binding_unusable", err.Error())
+		return nil, "", false
+	}
+	return factory, binding, true
+}
+
+func enqueueError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, errClosing):
+		writeError(w, http.StatusServiceUnavailable, "shutting_down", err.Error())
+	case errors.Is(err, store.ErrTransition):
+		writeError(w, http.StatusConflict, "not_resumable", err.Error())
+	default:
+		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+	}
+}
+
+// runView is a stored run as the API shows it: while this server runs it, done, total and
+// summary are the engine's live figures rather than the last stored ones.
+type runView struct {
+	store.Run
+	Rate *float64 `json:"rate,omitempty"` // examples evaluated per second, while running
+}
+
+func (s *Server) view(run store.Run) runView {
+	v := runView{Run: run}
+	v.Error = inWorkspace(run.Error, s.dir)
+	if run.Status != store.Running {
+		return v
+	}
+	j := s.runs.get(run.ID)
+	if j == nil {
+		return v
+	}
+	if p, ok := j.events.snapshot(); ok {
+		v.Done, v.Total, v.Summary, v.Rate = p.Done, p.Total, &p.Summary, &p.Rate
+	}
+	return v
+}
+
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, ok := intParam(w, q, "limit", 100, 1)
+	if !ok {
+		return
+	}
+	runs, err := s.st.ListRuns(store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash")}, min(limit, maxListLimit))
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		return
+	}
+	out := struct {
+		Runs []runView `json:"runs"`
+	}{make([]runView, 0, len(runs))}
+	for _, run := range runs {
+		out.Runs = append(out.Runs, s.view(run))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+	run, err := s.st.GetRun(r.PathValue("id"))
+	if err != nil {
+		runError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.view(run))
+}
+
+// intParam reads an optional integer query parameter of at least least.
+func intParam(w http.ResponseWriter, q url.Values, name string, def, least int) (int, bool) {
+	v := q.Get(name)
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < least {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s must be an integer of at least %d", name, least))
+		return 0, false
+	}
+	return n, true
+}
+
+// runResults serves a page of a run's results (?status=&after=&limit=), or with ?format=
+// all of them as a download.
+func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
+	id, q := r.PathValue("id"), r.URL.Query()
+	if q.Has("format") {
+		s.exportRun(w, id, q)
+		return
+	}
+	pq := store.PageQuery{Status: engine.Status(q.Get("status"))}
+	switch pq.Status {
+	case "", engine.StatusValid, engine.StatusInvalidOutput, engine.StatusExecutionError:
+	default:
+		writeError(w, http.StatusBadRequest, "bad_request", "status is valid, invalid_output or execution_error")
+		return
+	}
+	var ok bool
+	if pq.After, ok = intParam(w, q, "after", store.First, store.First); !ok {
+		return
+	}
+	if pq.Limit, ok = intParam(w, q, "limit", 100, 1); !ok {
+		return
+	}
+	pq.Limit = min(pq.Limit, maxPageLimit)
+	if _, err := s.st.GetRun(id); err != nil {
+		runError(w, err)
+		return
+	}
+	page, err := s.st.Page(id, pq)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// exportTypes are the content types of the export formats.
+var exportTypes = map[store.Format]string{
+	store.JSON:  "application/json",
+	store.JSONL: "application/x-ndjson",
+	store.CSV:   "text/csv; charset=utf-8",
+}
+
+// exportRun streams every result of a run from the store, row by row.
+func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
+	format := store.Format(q.Get("format"))
+	ct, ok := exportTypes[format]
+	if !ok {
+		writeError(w, http.StatusBadRequest, "bad_format", "format is json, jsonl or csv")
+		return
+	}
+	if q.Has("status") || q.Has("after") || q.Has("limit") {
+		writeError(w, http.StatusBadRequest, "bad_request", "an export has every result: status, after and limit are for pages")
+		return
+	}
+	out := &lazyResponse{w: w, header: func(h http.Header) {
+		h.Set("Content-Type", ct)
+		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "benchy-"+id+"."+string(format)))
+	}}
+	err := s.st.Export(id, format, out)
+	switch {
+	case err == nil:
+	case out.started:
+		// Part of the body is out: break the connection rather than end it looking complete.
+		panic(http.ErrAbortHandler)
+	case errors.Is(err, store.ErrNoReport):
+		writeError(w, http.StatusConflict, "not_finished", err.Error()+": the json document needs a completed run; jsonl and csv export any run")
+	default:
+		runError(w, err)
+	}
+}
+
+// lazyResponse sends its header with the first byte of the body, so that an error found
+// before any can still be answered as one.
+type lazyResponse struct {
+	w       http.ResponseWriter
+	header  func(http.Header)
+	started bool
+}
+
+func (l *lazyResponse) Write(p []byte) (int, error) {
+	if !l.started {
+		l.started = true
+		l.header(l.w.Header())
+		l.w.WriteHeader(http.StatusOK)
+	}
+	return l.w.Write(p)
+}
+
+func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	switch err := s.runs.cancel(id); {
+	case err == nil:
+		writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+	case errors.Is(err, errNotExecuted):
+		run, err := s.st.GetRun(id)
+		if err != nil {
+			runError(w, err)
+			return
+		}
+		writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
+	default:
+		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+	}
+}
+
+// resumeRun runs an interrupted or cancelled run again from its stored IR: the examples
+// with a stored result are reused, only the missing ones go to the AI-system.
+func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	run, err := s.st.GetRun(id)
+	if err != nil {
+		runError(w, err)
+		return
+	}
+	if run.Status != store.Interrupted && run.Status != store.Cancelled {
+		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, run.Status))
+		return
+	}
+	dir := path.Dir(run.Benchmark)
+	if !fs.ValidPath(dir) {
+		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s's benchmark %s is not a workspace path", id, run.Benchmark))
+		return
+	}
+	b, err := ir.Unmarshal(run.IR)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "store_error", fmt.Sprintf("run %s's stored IR: %v", id, err))
+		return
+	}
+	root := s.benchmarkDir(run.Benchmark)
+	factory, binding, ok := s.bind(w, b, root)
+	if !ok {
+		return
+	}
+	j := newJob(b, factory, engine.Options{Root: root, IRHash: run.IRHash, Binding: binding,
+		Concurrency: run.Options.Concurrency, Limit: run.Options.Limit})
+	j.resume, j.total = true, run.Total
+	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
+		j.cancel(nil)
+		enqueueError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+}

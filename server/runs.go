@@ -148,8 +148,8 @@ func enqueueError(w http.ResponseWriter, err error) {
 	}
 }
 
-// runView is a stored run as the API shows it: while this server runs it, done, total and
-// summary are the engine's live figures rather than the last stored ones.
+// runView is a stored run as the API shows it: while this server runs it, total, summary
+// and rate are the engine's live figures; done is always what the store holds.
 type runView struct {
 	store.Run
 	Rate *float64 `json:"rate,omitempty"` // examples evaluated per second, while running
@@ -166,7 +166,9 @@ func (s *Server) view(run store.Run) runView {
 		return v
 	}
 	if p, ok := j.events.snapshot(); ok {
-		v.Done, v.Total, v.Summary, v.Rate = p.Done, p.Total, &p.Summary, &p.Rate
+		// done stays the stored count (committed: what a crash cannot take back); the
+		// rest are the engine's live figures.
+		v.Total, v.Summary, v.Rate = p.Total, &p.Summary, &p.Rate
 	}
 	return v
 }

@@ -19,10 +19,12 @@ func runServe(e *env, args []string) int {
 	workspace := fs.String("workspace", ".", "the directory of benchmarks to serve")
 	addr := fs.String("addr", server.DefaultAddr, "the address to listen on; beyond loopback a token is required")
 	token := fs.String("token", os.Getenv("BENCHY_TOKEN"), "require Authorization: Bearer TOKEN on every API call (default $BENCHY_TOKEN)")
+	maxRuns := fs.Int("max-runs", server.DefaultMaxRuns, "runs executing at once; the rest wait in a queue")
+	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, how long started examples may take to finish before runs are interrupted")
 	if _, code, ok := parse(e, fs, args, 0); !ok {
 		return code
 	}
-	s, err := server.New(server.Config{Workspace: *workspace, Addr: *addr, Token: *token})
+	s, err := server.New(server.Config{Workspace: *workspace, Addr: *addr, Token: *token, MaxRuns: *maxRuns, Log: e.stderr})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy serve: %v\n", err)
 		return ExitFail
@@ -45,9 +47,15 @@ func runServe(e *env, args []string) int {
 		return ExitFail
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Runs first: they stop taking examples, let started ones finish and be stored within
+	// the grace period, and what is left is marked interrupted, to be resumed.
+	fmt.Fprintln(e.stderr, "benchy: shutting down; unfinished runs will be marked interrupted")
+	runsDone, cancelRuns := context.WithTimeout(context.Background(), *grace)
+	defer cancelRuns()
+	s.Shutdown(runsDone)
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintf(e.stderr, "benchy serve: %v\n", err)
 		return ExitFail
 	}

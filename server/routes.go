@@ -33,6 +33,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("PUT /api/benchmarks/{path...}", s.putBenchmark)
 	s.mux.HandleFunc("POST /api/runs", s.startRun)
 	s.mux.HandleFunc("GET /api/runs", s.listRuns)
+	s.mux.HandleFunc("PUT /api/files/{path...}", s.putFile)
 	s.mux.HandleFunc("GET /api/runs/compare", s.compareRuns)
 	s.mux.HandleFunc("GET /api/runs/{id}", s.getRun)
 	s.mux.HandleFunc("GET /api/runs/{id}/results", s.runResults)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,7 +181,11 @@ func (s *Server) Handler() http.Handler {
 					return
 				}
 			}
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+			limit := s.cfg.MaxBody
+			if strings.HasPrefix(r.URL.Path, "/api/files/") {
+				limit = max(limit, int64(base64.StdEncoding.EncodedLen(MaxUpload))+1024) // uploads: data files
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		s.mux.ServeHTTP(w, r)
 	})

@@ -3,6 +3,7 @@ package adapter
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,12 +95,7 @@ func (r *Runtime) Names() []string {
 	if r == nil {
 		return nil
 	}
-	names := make([]string, 0, len(r.bindings))
-	for name := range r.bindings {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(r.bindings))
 }
 
 // Factory returns the adapter factory for b's AI-system and the name of the binding or

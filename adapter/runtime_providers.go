@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -197,12 +198,7 @@ func (r *Runtime) ProviderNames() []string {
 	if r == nil {
 		return nil
 	}
-	names := make([]string, 0, len(r.providers))
-	for name := range r.providers {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(r.providers))
 }
 
 // modelFactory binds a model AI-system to the provider it names. The key is read from the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 
 	"github.com/benchy-eval/benchy/store"
 )
@@ -109,24 +110,7 @@ func runWorkspace(t *testing.T, cfg slow) string {
 	t.Helper()
 	invoice, slowBin := adapterBinaries(t)
 	dir := filepath.Join(t.TempDir(), "ws")
-	src := "../engine/testdata/invoice"
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyTree(t, "../engine/testdata/invoice", dir)
 	bin, err := os.ReadFile(invoice)
 	if err != nil {
 		t.Fatal(err)

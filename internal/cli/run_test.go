@@ -3,13 +3,14 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 
 	"github.com/benchy-eval/benchy/internal/cli"
 )
@@ -19,24 +20,7 @@ import (
 func invoiceRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := "../../engine/testdata/invoice"
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyTree(t, "../../engine/testdata/invoice", dir)
 	build := exec.Command("go", "build", "-o", filepath.Join(dir, "invoice-adapter"), "../../engine/testdata/invoice-adapter")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the adapter: %v\n%s", err, out)

@@ -44,6 +44,10 @@ type binding struct {
 	http    httpShared
 }
 
+// RuntimeFile is the name of a workspace's runtime file: `benchy run` looks for it beside
+// the benchmark, `benchy serve` in the workspace.
+const RuntimeFile = "benchy.runtime.yaml"
+
 // LoadRuntime reads and parses the runtime file at path. Commands run in the file's
 // directory. Every error it returns is an invalid_runtime problem; a *RuntimeError lists
 // each one with its position.

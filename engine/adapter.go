@@ -66,7 +66,7 @@ const (
 )
 
 // failureOf classifies an adapter error.
-func failureOf(ctx context.Context, err error) *Failure {
+func failureOf(err error) *Failure {
 	var f *Failure
 	switch {
 	case errors.As(err, &f):

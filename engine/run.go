@@ -296,7 +296,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 		out, res.Usage = a.Output, a.Usage
 	}
 	if err != nil {
-		f := failureOf(ctx, err)
+		f := failureOf(err)
 		res.Status = f.Status
 		res.Usage = f.Usage
 		res.Error = &ResultError{Code: f.Code, Message: f.Message}

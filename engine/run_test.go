@@ -489,7 +489,7 @@ func TestAdapterPanicIsAnExecutionError(t *testing.T) {
 	if res != nil || err == nil {
 		t.Fatalf("invoke = %v, %v", res, err)
 	}
-	f := failureOf(context.Background(), err)
+	f := failureOf(err)
 	if f.Status != StatusExecutionError || f.Code != diag.AdapterError || !strings.Contains(f.Message, "boom") {
 		t.Errorf("failure %+v", f)
 	}

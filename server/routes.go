@@ -22,7 +22,7 @@ import (
 )
 
 // RuntimeFile is the workspace's runtime file: bindings and providers.
-const RuntimeFile = "benchy.runtime.yaml"
+const RuntimeFile = adapter.RuntimeFile
 
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/ontology", s.ontology)
@@ -84,21 +84,31 @@ func (s *Server) bindings(w http.ResponseWriter, r *http.Request) {
 		Bindings  []string `json:"bindings"`
 		Providers []string `json:"providers"`
 	}{[]string{}, []string{}}
+	rt, ok := s.runtime(w)
+	if !ok {
+		return
+	}
+	out.Bindings, out.Providers = append(out.Bindings, rt.Names()...), append(out.Providers, rt.ProviderNames()...)
+	writeJSON(w, http.StatusOK, out)
+}
+
+// runtime reads the workspace's runtime file; nil without error when there is none. It
+// answers the request itself (and returns false) when the file is unreadable or invalid.
+func (s *Server) runtime(w http.ResponseWriter) (*adapter.Runtime, bool) {
 	src, err := s.root.ReadFile(RuntimeFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		return nil, true
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, "runtime_unreadable", "cannot read "+RuntimeFile)
-		return
-	default:
-		rt, err := adapter.ParseRuntime(src, s.cfg.Workspace)
-		if err != nil {
-			writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), RuntimeFile+" is not valid: "+err.Error())
-			return
-		}
-		out.Bindings, out.Providers = append(out.Bindings, rt.Names()...), append(out.Providers, rt.ProviderNames()...)
+		return nil, false
 	}
-	writeJSON(w, http.StatusOK, out)
+	rt, err := adapter.ParseRuntime(src, s.dir)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), RuntimeFile+" is not valid: "+err.Error())
+		return nil, false
+	}
+	return rt, true
 }
 
 // benchmarkInfo describes one benchmark file of the workspace.

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -107,22 +106,16 @@ func (s *Server) benchmarkDir(p string) string {
 // bind finds the adapter factory for b's AI-system in the workspace's runtime file, or
 // answers why there is none (422) and returns false.
 func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engine.Factory, string, bool) {
-	src, err := s.root.ReadFile(RuntimeFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	rt, ok := s.runtime(w)
+	if !ok {
+		return nil, "", false
+	}
+	if rt == nil {
 		what := "the ai-system " + b.AISystem.ID
 		if b.AISystem.Type == ir.SystemModel {
 			what = "the provider " + b.AISystem.Provider
 		}
 		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), "the workspace has no "+RuntimeFile+" to bind "+what)
-		return nil, "", false
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, "runtime_unreadable", "cannot read "+RuntimeFile)
-		return nil, "", false
-	}
-	rt, err := adapter.ParseRuntime(src, s.dir)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), RuntimeFile+" is not valid: "+err.Error())
 		return nil, "", false
 	}
 	factory, binding, err := rt.Factory(b, root, s.cfg.Log)

@@ -37,9 +37,6 @@ const (
 	DefaultMaxRuns = 2
 )
 
-// StorePath is where the run store lives, relative to the workspace.
-const StorePath = ".benchy/benchy.db"
-
 // Server serves one workspace.
 type Server struct {
 	cfg  Config
@@ -113,14 +110,14 @@ func New(cfg Config) (*Server, error) {
 // openStore opens the workspace's run store. Its folder must be a real folder of the
 // workspace, not a link leading out of it.
 func openStore(root *os.Root, dir string) (*store.Store, error) {
-	folder := filepath.Dir(filepath.FromSlash(StorePath))
+	folder := store.Dir
 	if err := root.MkdirAll(folder, 0o755); err != nil {
 		return nil, fmt.Errorf("run store: %w", err)
 	}
 	if info, err := root.Lstat(folder); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("run store: %s in the workspace is not a folder", folder)
 	}
-	st, err := store.Open(filepath.Join(dir, filepath.FromSlash(StorePath)))
+	st, err := store.Open(store.Path(dir))
 	if err != nil {
 		return nil, fmt.Errorf("run store: %w", err)
 	}

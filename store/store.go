@@ -32,6 +32,16 @@ var ErrNotFound = errors.New("no such run")
 // lock; WAL and synchronous=NORMAL make a commit cheap and still crash-safe.
 const pragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
 
+// Dir and File place a workspace's run store: WORKSPACE/.benchy/benchy.db, shared by
+// `benchy run` and `benchy serve`.
+const (
+	Dir  = ".benchy"
+	File = "benchy.db"
+)
+
+// Path is the run store of a workspace.
+func Path(workspace string) string { return filepath.Join(workspace, Dir, File) }
+
 // Open opens the store at path, creating the file and its directory if needed, and brings
 // the schema up to date.
 func Open(path string) (*Store, error) {

@@ -21,13 +21,9 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-// runtimeFileName is looked for beside the benchmark, then in the working directory, when
-// --runtime is not given.
-const runtimeFileName = "benchy.runtime.yaml"
-
 func runRun(e *env, args []string) int {
 	fs := flags(e, "run")
-	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+runtimeFileName+" beside the benchmark, then in the working directory)")
+	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+adapter.RuntimeFile+" beside the benchmark, then in the working directory)")
 	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
@@ -132,18 +128,18 @@ func loadBenchmark(e *env, name string) (*ir.Benchmark, []byte, string, int) {
 			}
 			return nil, nil, "", ExitFail
 		}
-		canonical, err := ir.Marshal(b)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-			return nil, nil, "", ExitFail
-		}
-		return b, canonical, ir.Hash(canonical), ExitOK
+		return hashed(e, name, b)
 	}
 	b, ds := compiler.Compile(src)
 	if len(ds) > 0 {
 		fmt.Fprint(e.stderr, ds.Format(displayName(name)))
 		return nil, nil, "", ExitFail
 	}
+	return hashed(e, name, b)
+}
+
+// hashed returns b with its canonical bytes and hash.
+func hashed(e *env, name string, b *ir.Benchmark) (*ir.Benchmark, []byte, string, int) {
 	canonical, err := ir.Marshal(b)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
@@ -159,13 +155,13 @@ func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 		rt, err := adapter.LoadRuntime(named)
 		return rt, named, err
 	}
-	for _, p := range []string{filepath.Join(filepath.Dir(benchmark), runtimeFileName), runtimeFileName} {
+	for _, p := range []string{filepath.Join(filepath.Dir(benchmark), adapter.RuntimeFile), adapter.RuntimeFile} {
 		if _, err := os.Stat(p); err == nil {
 			rt, err := adapter.LoadRuntime(p)
 			return rt, p, err
 		}
 	}
-	return nil, runtimeFileName, nil
+	return nil, adapter.RuntimeFile, nil
 }
 
 // bind finds b's adapter; root is the benchmark file's directory, where a prompt file is.
@@ -175,7 +171,7 @@ func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, log io.Writer) (eng
 		if b.AISystem.Type == ir.SystemModel {
 			what = "provider " + b.AISystem.Provider
 		}
-		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, runtimeFileName)
+		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, adapter.RuntimeFile)
 	}
 	return rt.Factory(b, root, log)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -55,12 +56,12 @@ func runsUsage(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s benchy runs %s %s\n", lead, c.name, c.args)
 	}
-	fmt.Fprintln(w, "\nList, show and export the runs stored in a workspace's "+storeDir+"/"+storeFile+".\n\nSubcommands:")
+	fmt.Fprintln(w, "\nList, show and export the runs stored in a workspace's "+store.Dir+"/"+store.File+".\n\nSubcommands:")
 	for _, c := range runsCommands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nThe workspace is --workspace DIR, or else the nearest directory from the working directory")
-	fmt.Fprintln(w, "up that has a "+storeDir+" directory or a "+runtimeFileName+".")
+	fmt.Fprintln(w, "up that has a "+store.Dir+" directory or a "+adapter.RuntimeFile+".")
 }
 
 // runsFlags builds a subcommand's flag set, with the --workspace flag every one has.
@@ -92,7 +93,7 @@ func openRuns(e *env, cmd, named string) (st *store.Store, ws string, code int) 
 		}
 		if !found {
 			fmt.Fprintf(e.stderr, "benchy %s: not in a workspace: no directory from here up has a %s directory or a %s; pass --workspace DIR\n",
-				cmd, storeDir, runtimeFileName)
+				cmd, store.Dir, adapter.RuntimeFile)
 			return nil, "", ExitFail
 		}
 	} else if info, err := os.Stat(ws); err != nil || !info.IsDir() {

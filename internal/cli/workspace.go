@@ -8,15 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
-)
-
-// storeDir and storeFile place a workspace's run store: DIR/.benchy/benchy.db, where
-// `benchy serve` keeps it too, so CLI and browser runs share one history.
-const (
-	storeDir  = ".benchy"
-	storeFile = "benchy.db"
 )
 
 // findWorkspace returns the nearest directory from dir up to the filesystem root that has a
@@ -27,10 +21,10 @@ func findWorkspace(dir string) (string, bool) {
 		return "", false
 	}
 	for {
-		if info, err := os.Stat(filepath.Join(dir, storeDir)); err == nil && info.IsDir() {
+		if info, err := os.Stat(filepath.Join(dir, store.Dir)); err == nil && info.IsDir() {
 			return dir, true
 		}
-		if info, err := os.Stat(filepath.Join(dir, runtimeFileName)); err == nil && !info.IsDir() {
+		if info, err := os.Stat(filepath.Join(dir, adapter.RuntimeFile)); err == nil && !info.IsDir() {
 			return dir, true
 		}
 		parent := filepath.Dir(dir)
@@ -42,7 +36,7 @@ func findWorkspace(dir string) (string, bool) {
 }
 
 // storePath is where workspace ws keeps its runs.
-func storePath(ws string) string { return filepath.Join(ws, storeDir, storeFile) }
+func storePath(ws string) string { return store.Path(ws) }
 
 // recorder keeps one `benchy run` in its workspace's store, beside the result files. The
 // files are the run's primary output, so every store failure is a warning, never the run's

@@ -4,29 +4,38 @@
 GO      ?= go
 BIN     := bin/benchy
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
-PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/...
+PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/... ./web/form/...
 EXAMPLE := assets/examples/invoices/benchmark.yaml
 
-.PHONY: all build run test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
+.PHONY: all build wasm run test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
 
 all: build
 
-build:
+# The browser app first (WebAssembly, with gzip and brotli copies), then the one binary that
+# embeds and serves it.
+WASM := assets/web/app.wasm
+
+build: wasm
 	$(GO) build -o $(BIN) ./cmd/benchy
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
+	$(GO) run ./internal/pack $(WASM)
 
 run: build
 	$(BIN) validate $(EXAMPLE)
 	$(BIN) compile --pretty $(EXAMPLE)
 	@echo "IR hash: $$($(BIN) compile --hash $(EXAMPLE))"
 
-test: lint test-native test-wasm
+test: lint wasm test-native test-wasm
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# BENCHY_BROWSER=1: the browser tests (web/) fail rather than skip when Chromium is missing.
 test-native:
-	$(GO) test ./...
+	BENCHY_BROWSER=1 $(GO) test ./...
 
 # The pure packages again, compiled to WebAssembly and run under Node: the same golden files
 # must come out byte for byte.

@@ -3,7 +3,9 @@ module github.com/benchy-eval/benchy
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/goccy/go-yaml v1.19.2
+	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	modernc.org/sqlite v1.62.0

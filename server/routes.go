@@ -40,6 +40,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/runs/{id}/events", s.runEvents)
 	s.mux.HandleFunc("POST /api/runs/{id}/cancel", s.cancelRun)
 	s.mux.HandleFunc("POST /api/runs/{id}/resume", s.resumeRun)
+	s.mux.Handle("/", appUI())
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API endpoint: "+r.Method+" "+r.URL.Path)
 	})

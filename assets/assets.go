@@ -1,0 +1,12 @@
+// Package assets embeds the browser app: its static files (style sheet, icons) and the
+// compiled app, web/app.wasm with its gzip and brotli copies, which `make` builds before
+// the server (see the Makefile's wasm target). A binary built without them serves a page
+// that says so.
+package assets
+
+import "embed"
+
+// Web holds the folder web/: served by `benchy serve` under /web/.
+//
+//go:embed web
+var Web embed.FS

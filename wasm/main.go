@@ -1,0 +1,14 @@
+// Command wasm is the browser entry point of Benchy's app, built with GOOS=js GOARCH=wasm
+// into assets/web/app.wasm (see the Makefile).
+package main
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web"
+)
+
+func main() {
+	web.Routes()
+	app.RunWhenOnBrowser()
+}

@@ -1,0 +1,385 @@
+// Package form is the editor's model of a benchmark: what the web form shows and edits. It
+// is filled from any YAML that parses and written back as canonical YAML. It is pure Go, for
+// the browser.
+package form
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/benchy-eval/benchy/compiler"
+)
+
+// Types are the field types of the language, in the order the type picker lists them;
+// "object" is a nested field.
+var Types = []string{"string", "int", "float", "bool", "enum", "date", "time", "datetime", "image", "audio", "document", "object"}
+
+// Field is one field of the program, with its children when it is an object.
+type Field struct {
+	Name     string
+	Type     string   // one of Types
+	Members  []string // enum members
+	Children []Field  // object fields
+}
+
+// Param is one model parameter, its value as written (a number, true/false, or text).
+type Param struct {
+	Key, Value string
+}
+
+// Doc is a benchmark as the form edits it.
+type Doc struct {
+	Task, Domain    string
+	Language        string // every task but translate
+	Source, Target  string // translate
+	Input, Output   []Field
+	Weights         map[string]string // dotted leaf path -> weight as written
+	DataPath        string
+	SystemType      string // external | model
+	SystemID        string
+	Provider, Model string
+	Prompt          string
+	Params          []Param
+	Version, Onto   string // "1.0" unless the YAML says otherwise
+	Aggregator      string
+}
+
+// New returns a fresh document for a task, with the fields its rules ask for.
+func New(task string) *Doc {
+	d := &Doc{Task: task, Domain: "general", Language: "en", Version: "1.0", Onto: "1.0",
+		Aggregator: "weighted_mean", SystemType: "external", Weights: map[string]string{}}
+	switch task {
+	case "classify":
+		d.Input = []Field{{Name: "text", Type: "string"}}
+		d.Output = []Field{{Name: "label", Type: "enum", Members: []string{"positive", "negative"}}}
+		d.DataPath, d.SystemID = "./data/examples.jsonl", "my-classifier"
+	case "transcribe":
+		d.Input = []Field{{Name: "audio", Type: "audio"}}
+		d.Output = []Field{{Name: "transcription", Type: "string"}}
+		d.DataPath, d.SystemID = "./data/clips.jsonl", "my-transcriber"
+	case "translate":
+		d.Language, d.Source, d.Target = "", "es", "en"
+		d.Input = []Field{{Name: "text", Type: "string"}}
+		d.Output = []Field{{Name: "translation", Type: "string"}}
+		d.DataPath, d.SystemID = "./data/sentences.jsonl", "my-translator"
+	default:
+		d.Task = "extract"
+		d.Domain = "finance"
+		d.Input = []Field{{Name: "document", Type: "document"}}
+		d.Output = []Field{{Name: "total", Type: "float"}}
+		d.DataPath, d.SystemID = "./data/documents.jsonl", "my-extractor"
+	}
+	d.SyncWeights()
+	return d
+}
+
+// Leaves lists the dotted paths of the output's leaf fields, in declaration order: the
+// scoring dimensions, each of which needs a weight.
+func (d *Doc) Leaves() []string {
+	var out []string
+	var walk func(prefix string, fs []Field)
+	walk = func(prefix string, fs []Field) {
+		for _, f := range fs {
+			p := prefix + f.Name
+			if f.Type == "object" {
+				walk(p+".", f.Children)
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	walk("", d.Output)
+	return out
+}
+
+// SyncWeights keeps one weight per output leaf: new leaves get 1, weights of leaves that are
+// gone are dropped.
+func (d *Doc) SyncWeights() {
+	if d.Weights == nil {
+		d.Weights = map[string]string{}
+	}
+	leaves := d.Leaves()
+	for _, p := range leaves {
+		if _, ok := d.Weights[p]; !ok {
+			d.Weights[p] = "1"
+		}
+	}
+	for p := range d.Weights {
+		if !slices.Contains(leaves, p) {
+			delete(d.Weights, p)
+		}
+	}
+}
+
+// FromYAML fills a document from YAML text. ok is false when the text does not parse; a text
+// that parses fills what it can, however far from valid it is.
+func FromYAML(src string) (d *Doc, ok bool) {
+	v, ok := compiler.Tree([]byte(src))
+	if !ok {
+		return nil, false
+	}
+	root, _ := v.(*compiler.Map)
+	d = &Doc{Weights: map[string]string{}}
+	d.Version, d.Onto = str(root, "version"), str(root, "ontology_version")
+	bm := mapOf(root, "benchmark")
+	d.Task, d.Domain = str(bm, "task"), str(bm, "domain")
+	if lang, _ := bm.Get("language"); lang != nil {
+		if m, isMap := lang.(*compiler.Map); isMap {
+			d.Source, d.Target = str(m, "source"), str(m, "target")
+		} else {
+			d.Language = scalar(lang)
+		}
+	}
+	prog := mapOf(root, "program")
+	d.Input, d.Output = fields(mapOf(prog, "input")), fields(mapOf(prog, "output"))
+	sc := mapOf(root, "scoring")
+	flatWeights("", mapOf(sc, "weights"), d.Weights)
+	d.Aggregator = str(sc, "aggregator")
+	d.DataPath = str(mapOf(root, "data"), "path")
+	sys := mapOf(root, "ai-system")
+	d.SystemType, d.SystemID = str(sys, "type"), str(sys, "id")
+	d.Provider, d.Model, d.Prompt = str(sys, "provider"), str(sys, "model"), str(sys, "prompt")
+	if ps := mapOf(sys, "parameters"); ps != nil {
+		for i, k := range ps.Keys {
+			d.Params = append(d.Params, Param{Key: k, Value: scalar(ps.Values[i])})
+		}
+	}
+	return d, true
+}
+
+func mapOf(m *compiler.Map, key string) *compiler.Map {
+	v, _ := m.Get(key)
+	out, _ := v.(*compiler.Map)
+	return out
+}
+
+func str(m *compiler.Map, key string) string {
+	v, _ := m.Get(key)
+	return scalar(v)
+}
+
+// scalar is a scalar's text; collections and null are "".
+func scalar(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case compiler.Number:
+		return string(v)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return ""
+}
+
+func fields(m *compiler.Map) []Field {
+	if m == nil {
+		return nil
+	}
+	out := make([]Field, 0, len(m.Keys))
+	for i, name := range m.Keys {
+		f := Field{Name: name}
+		switch v := m.Values[i].(type) {
+		case *compiler.Map:
+			if enum, ok := v.Get("enum"); ok && len(v.Keys) == 1 {
+				f.Type = "enum"
+				items, _ := enum.([]any)
+				for _, it := range items {
+					f.Members = append(f.Members, scalar(it))
+				}
+			} else {
+				f.Type, f.Children = "object", fields(v)
+			}
+		default:
+			f.Type = scalar(v)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func flatWeights(prefix string, m *compiler.Map, into map[string]string) {
+	if m == nil {
+		return
+	}
+	for i, k := range m.Keys {
+		if sub, ok := m.Values[i].(*compiler.Map); ok {
+			flatWeights(prefix+k+".", sub, into)
+			continue
+		}
+		into[prefix+k] = scalar(m.Values[i])
+	}
+}
+
+// YAML writes the document as canonical YAML (what `benchy fmt` prints).
+func (d *Doc) YAML() string {
+	var w writer
+	w.line(0, "version", quote(orDefault(d.Version, "1.0"), true))
+	w.line(0, "ontology_version", quote(orDefault(d.Onto, "1.0"), true))
+	w.open(0, "benchmark")
+	w.line(1, "task", quote(d.Task, false))
+	w.line(1, "domain", quote(d.Domain, false))
+	if d.Task == "translate" {
+		w.open(1, "language")
+		w.line(2, "source", quote(d.Source, false))
+		w.line(2, "target", quote(d.Target, false))
+	} else {
+		w.line(1, "language", quote(d.Language, false))
+	}
+	w.open(0, "program")
+	w.fields(1, "input", d.Input)
+	w.fields(1, "output", d.Output)
+	w.open(0, "scoring")
+	w.weights(d)
+	w.line(1, "aggregator", quote(orDefault(d.Aggregator, "weighted_mean"), false))
+	w.open(0, "data")
+	w.line(1, "path", quote(d.DataPath, false))
+	w.open(0, "ai-system")
+	w.line(1, "type", quote(d.SystemType, false))
+	if d.SystemType == "model" {
+		w.line(1, "provider", quote(d.Provider, false))
+		w.line(1, "model", quote(d.Model, false))
+		if d.Prompt != "" {
+			w.line(1, "prompt", quote(d.Prompt, false))
+		}
+		if len(d.Params) > 0 {
+			w.open(1, "parameters")
+			for _, p := range d.Params {
+				w.line(2, p.Key, value(p.Value))
+			}
+		}
+	} else {
+		w.line(1, "id", quote(d.SystemID, false))
+	}
+	return w.String()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+type writer struct{ strings.Builder }
+
+func (w *writer) line(depth int, key, val string) {
+	w.WriteString(strings.Repeat("  ", depth))
+	w.WriteString(quote(key, false))
+	w.WriteString(":")
+	if val != "" {
+		w.WriteString(" " + val)
+	}
+	w.WriteString("\n")
+}
+
+func (w *writer) open(depth int, key string) { w.line(depth, key, "") }
+
+func (w *writer) fields(depth int, key string, fs []Field) {
+	if len(fs) == 0 {
+		w.line(depth, key, "{}")
+		return
+	}
+	w.open(depth, key)
+	w.fieldList(depth+1, fs)
+}
+
+func (w *writer) fieldList(depth int, fs []Field) {
+	for _, f := range fs {
+		switch f.Type {
+		case "object":
+			if len(f.Children) == 0 {
+				w.line(depth, f.Name, "{}")
+				continue
+			}
+			w.open(depth, f.Name)
+			w.fieldList(depth+1, f.Children)
+		case "enum":
+			ms := make([]string, len(f.Members))
+			for i, m := range f.Members {
+				ms[i] = quoteFlow(m)
+			}
+			w.open(depth, f.Name)
+			w.line(depth+1, "enum", "["+strings.Join(ms, ", ")+"]")
+		default:
+			w.line(depth, f.Name, quote(f.Type, false))
+		}
+	}
+}
+
+func (w *writer) weights(d *Doc) {
+	var walk func(depth int, prefix string, fs []Field)
+	walk = func(depth int, prefix string, fs []Field) {
+		for _, f := range fs {
+			p := prefix + f.Name
+			if f.Type == "object" {
+				if len(f.Children) == 0 {
+					continue
+				}
+				w.open(depth, f.Name)
+				walk(depth+1, p+".", f.Children)
+				continue
+			}
+			w.line(depth, f.Name, value(orDefault(d.Weights[p], "1")))
+		}
+	}
+	if len(d.Leaves()) == 0 {
+		w.line(1, "weights", "{}")
+		return
+	}
+	w.open(1, "weights")
+	walk(2, "", d.Output)
+}
+
+// quote writes s as a YAML scalar: plain when it is a simple word, double-quoted otherwise
+// (always when force). Canonical quoting is left to compiler.Format.
+func quote(s string, force bool) string {
+	if !force && plainWord(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// quoteFlow quotes an enum member for a flow list.
+func quoteFlow(s string) string { return quote(s, false) }
+
+// plainWord reports whether s is a word YAML reads back as the same string.
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "null", "~", "y", "n", "yes", "no", "on", "off":
+		return false
+	}
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '.' || r == '/')) {
+			return false
+		}
+	}
+	return true
+}
+
+// value writes a weight or parameter: numbers and booleans as they are, anything else
+// quoted (a weight that is not a number is then reported by the compiler, not hidden).
+func value(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "true" || s == "false" {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil && strings.Trim(s, "0123456789.eE+-") == "" {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// Canonical is the document's YAML after compiler.Format: exactly what `benchy fmt` prints.
+func (d *Doc) Canonical() string {
+	raw := d.YAML()
+	out, err := compiler.Format([]byte(raw))
+	if err != nil {
+		return raw
+	}
+	return string(out)
+}

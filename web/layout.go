@@ -1,0 +1,64 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// shell is the frame of every page: the top bar with the app's sections, then the page.
+func shell(active string, body ...app.UI) app.UI {
+	link := func(href, label string) app.UI {
+		a := app.A().Href(href).Text(label)
+		if href == active {
+			a = a.Class("active")
+		}
+		return a
+	}
+	return app.Div().ID("benchy").Body(
+		app.Header().Class("top").Body(
+			app.A().Class("brand").Href("/").Body(app.Img().Src("/web/icon.svg").Alt(""), app.Text("Benchy")),
+			app.Nav().Body(
+				link("/", "Editor"),
+				link("/runs", "Runs"),
+				link("/ontology", "Ontology"),
+			),
+			&Status{},
+		),
+		app.Main().Body(body...),
+	)
+}
+
+// Status shows whether the server is reachable; without it the editor still works.
+type Status struct {
+	app.Compo
+	online bool
+	known  bool
+}
+
+func (s *Status) OnMount(ctx app.Context) {
+	s.online = app.Window().Get("navigator").Get("onLine").Bool()
+	s.known = true
+	online := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ctx.Dispatch(func(ctx app.Context) { s.online = true })
+		return nil
+	})
+	offline := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ctx.Dispatch(func(ctx app.Context) { s.online = false })
+		return nil
+	})
+	app.Window().Call("addEventListener", "online", online)
+	app.Window().Call("addEventListener", "offline", offline)
+	ctx.Async(func() {
+		err := Get(ctx, "/api/ontology", nil)
+		ctx.Dispatch(func(ctx app.Context) { s.online = !Offline(err) })
+	})
+}
+
+func (s *Status) Render() app.UI {
+	switch {
+	case !s.known:
+		return app.Span().Class("status").Text("")
+	case s.online:
+		return app.Span().ID("server-status").Class("status").Text("server connected")
+	}
+	return app.Span().ID("server-status").Class("status offline").Text("offline: editing and IR preview still work")
+}

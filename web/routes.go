@@ -1,0 +1,59 @@
+// Package web is Benchy's browser app: go-app components, registered identically by the
+// WebAssembly entry point (wasm/) and by the server (server/), which prerenders them.
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Pages of the app: each a route. Pages other than the editor are listed so that the
+// service worker caches them for offline use.
+var Pages = []string{"/", "/runs", "/results", "/compare", "/ontology"}
+
+// Routes registers every page. Both the browser and the server must call it.
+func Routes() {
+	app.Route("/", func() app.Composer { return &Editor{} })
+	app.Route("/runs", func() app.Composer { return &RunsPage{} })
+	app.Route("/results", func() app.Composer { return &ResultsPage{} })
+	app.Route("/compare", func() app.Composer { return &ComparePage{} })
+	app.Route("/ontology", func() app.Composer { return &OntologyPage{} })
+}
+
+// Handler is the go-app handler that serves the app's pages, scripts and service worker.
+// version names this build of the app (browsers and the service worker cache by it);
+// wasmSize is app.wasm's uncompressed size, for the loading progress.
+func Handler(version string, wasmSize int64) *app.Handler {
+	return &app.Handler{
+		Name:         "Benchy",
+		ShortName:    "Benchy",
+		Title:        "Benchy",
+		Description:  "Author, validate, compile and run AI benchmarks",
+		Lang:         "en",
+		LoadingLabel: "Loading Benchy {progress}%",
+		ThemeColor:   "#1f4e79",
+		Icon: app.Icon{
+			Default:  "/web/icon-192.png",
+			Large:    "/web/icon-512.png",
+			Maskable: "/web/icon-512.png",
+			SVG:      "/web/icon.svg",
+		},
+		Styles:             []string{"/web/benchy.css"},
+		CacheableResources: Pages[1:],
+		Version:            version,
+		WasmContentLength:  itoa(wasmSize),
+	}
+}
+
+func itoa(n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

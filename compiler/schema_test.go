@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
 
@@ -148,7 +149,7 @@ func TestGoldenIRsMatchIRSchema(t *testing.T) {
 	}
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
-		if err := ir.ValidateJSON(data); err != nil {
+		if err := irschema.Validate(data); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}

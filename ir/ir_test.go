@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/ir/irschema"
 )
 
 // invoice is the paper's running example (§3, Appendix A.11) as the compiler lowers it.
@@ -208,8 +210,8 @@ func TestMarshalInvoice(t *testing.T) {
 	if string(got) != invoiceIR {
 		t.Errorf("Marshal(invoice):\n got %s\nwant %s", got, invoiceIR)
 	}
-	if err := ValidateJSON(got); err != nil {
-		t.Errorf("ValidateJSON(Marshal(invoice)): %v", err)
+	if err := irschema.Validate(got); err != nil {
+		t.Errorf("irschema.Validate(Marshal(invoice)): %v", err)
 	}
 	again, _ := Marshal(invoice())
 	if Hash(got) != Hash(again) {
@@ -224,7 +226,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s: Marshal: %v", name, err)
 			continue
 		}
-		if err := ValidateJSON(data); err != nil {
+		if err := irschema.Validate(data); err != nil {
 			t.Errorf("%s: ValidateJSON: %v", name, err)
 		}
 		back, err := Unmarshal(data)

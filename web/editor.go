@@ -1,8 +1,235 @@
 package web
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
-// Editor is the main page.
-type Editor struct{ app.Compo }
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-func (p *Editor) Render() app.UI { return shell("/", app.H1().Text("Editor")) }
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// draftKey is where the editor keeps the text being edited, so that a reload, a crash or
+// a lost connection loses nothing.
+const draftKey = "benchy-draft"
+
+// Editor is the main page: the form, the YAML, live diagnostics and the IR preview. It
+// compiles in the browser, so everything but open, save and run works without the server.
+type Editor struct {
+	app.Compo
+
+	yaml  string
+	doc   *form.Doc // what the form shows: the last YAML that parsed, or the form's own edits
+	valid bool
+
+	diags     diag.List
+	ir        string // pretty canonical IR of the last valid compile
+	hash      string
+	compileMS float64
+
+	path       string          // the workspace benchmark being edited, "" for a draft
+	benchmarks []benchmarkInfo // the workspace's, for "open"
+	template   string
+	note       string // the outcome of the last open or save
+	noteBad    bool
+
+	edits int // counts YAML edits, so that only the last one of a burst compiles
+}
+
+// benchmarkInfo is one entry of GET /api/benchmarks.
+type benchmarkInfo struct {
+	Path  string   `json:"path"`
+	Valid bool     `json:"valid"`
+	Task  string   `json:"task"`
+	Score *float64 `json:"last_score"`
+}
+
+func (e *Editor) OnMount(ctx app.Context) {
+	e.template = "extract"
+	q := app.Window().URL().Query()
+	e.path = q.Get("path")
+	var draft string
+	ctx.LocalStorage().Get(draftKey, &draft)
+	switch {
+	case e.path != "":
+		e.setYAML(ctx, "", false)
+		e.open(ctx, e.path)
+	case draft != "":
+		e.setYAML(ctx, draft, false)
+	default:
+		e.setYAML(ctx, paperExample, false)
+	}
+	e.loadList(ctx)
+}
+
+// setYAML replaces the text, compiles it and fills the form from it when it parses.
+func (e *Editor) setYAML(ctx app.Context, src string, fromForm bool) {
+	e.yaml = src
+	e.compile()
+	if !fromForm {
+		if d, ok := form.FromYAML(src); ok {
+			e.doc = d
+		} else if e.doc == nil {
+			e.doc = form.New("extract")
+		}
+	}
+	ctx.LocalStorage().Set(draftKey, src)
+	app.Window().Get("document").Get("body").Call("setAttribute", "data-benchy-ready", "1")
+}
+
+// compile runs the compiler on the current text, as `benchy compile` does.
+func (e *Editor) compile() {
+	start := time.Now()
+	canonical, hash, ds := compiler.CompileCanonical([]byte(e.yaml))
+	e.compileMS = float64(time.Since(start).Microseconds()) / 1000
+	e.diags, e.hash, e.valid = ds, hash, len(ds) == 0
+	e.ir = ""
+	if e.valid {
+		var pretty bytes.Buffer
+		json.Indent(&pretty, canonical, "", "  ")
+		e.ir = pretty.String()
+	}
+}
+
+// onYAML handles typing in the YAML: compiled after a short pause, longer for long texts.
+func (e *Editor) onYAML(ctx app.Context, ev app.Event) {
+	e.yaml = ctx.JSSrc().Get("value").String()
+	e.edits++
+	n := e.edits
+	wait := 30 * time.Millisecond
+	if len(e.yaml) > 50_000 {
+		wait = 200 * time.Millisecond
+	}
+	ctx.After(wait, func(ctx app.Context) {
+		if n == e.edits {
+			e.setYAML(ctx, e.yaml, false)
+		}
+	})
+}
+
+// formChanged writes the form back as canonical YAML.
+func (e *Editor) formChanged(ctx app.Context) {
+	e.doc.SyncWeights()
+	e.setYAML(ctx, e.doc.Canonical(), true)
+}
+
+func (e *Editor) Render() app.UI {
+	return shell("/",
+		e.renderToolbar(),
+		app.If(e.note != "", func() app.UI {
+			cls := "notice"
+			if e.noteBad {
+				cls += " error"
+			}
+			return app.Div().ID("editor-note").Class(cls).Text(e.note)
+		}),
+		app.Div().Class("grid-editor").Body(
+			e.renderForm(),
+			e.renderSource(),
+			e.renderIR(),
+		),
+	)
+}
+
+func (e *Editor) renderSource() app.UI {
+	state, cls := "valid", "badge ok"
+	if !e.valid {
+		state, cls = plural(len(e.diags), "problem"), "badge bad"
+	}
+	return app.Section().Class("panel").Body(
+		app.Div().Class("row").Body(
+			app.H2().Text("YAML"),
+			app.Span().ID("compile-state").Class(cls).Text(state),
+			app.Span().Class("muted").Body(
+				app.Text("compiled in "), app.Span().ID("compile-ms").Textf("%.2f", e.compileMS), app.Text(" ms"),
+			),
+		),
+		app.Textarea().ID("yaml").Class("yaml").Spellcheck(false).
+			Attr("autocomplete", "off").Attr("autocapitalize", "off").Attr("wrap", "off").
+			Text(e.yaml).OnInput(e.onYAML),
+		app.Ul().ID("diagnostics").Class("diags").Body(
+			app.Range(e.diags).Slice(func(i int) app.UI {
+				d := e.diags[i]
+				return app.Li().Class("diag").
+					DataSet("code", string(d.Code)).DataSet("line", d.Line).DataSet("column", d.Column).
+					Title("click to go there").
+					OnClick(func(ctx app.Context, ev app.Event) { e.goTo(d.Line, d.Column) }).
+					Body(
+						app.Span().Class("pos").Textf("%d:%d", d.Line, d.Column),
+						app.Span().Class("code").Text(string(d.Code)),
+						app.Text(d.Message),
+						app.If(d.Suggestion != "", func() app.UI {
+							return app.Span().Class("hint").Text("did you mean " + d.Suggestion + "?")
+						}),
+					)
+			}),
+		),
+	)
+}
+
+func (e *Editor) renderIR() app.UI {
+	return app.Section().Class("panel").Body(
+		app.H2().Text("IR preview"),
+		app.If(e.valid, func() app.UI {
+			return app.Div().Body(
+				app.Div().Class("hash").Body(app.Text("IR hash "), app.Span().ID("ir-hash").Text(e.hash)),
+				app.Pre().ID("ir").Class("ir").Text(e.ir),
+			)
+		}).Else(func() app.UI {
+			return app.P().ID("ir-none").Class("muted").Text("The IR appears when the benchmark is valid; fix the problems listed under the YAML.")
+		}),
+	)
+}
+
+// goTo puts the YAML's cursor at a line and column (1-based, in characters).
+func (e *Editor) goTo(line, col int) {
+	el := app.Window().GetElementByID("yaml")
+	if !el.Truthy() {
+		return
+	}
+	off := offsetUTF16(e.yaml, line, col)
+	el.Call("focus")
+	el.Call("setSelectionRange", off, off)
+	lineHeight := el.Get("scrollHeight").Float() / float64(max(1, strings.Count(e.yaml, "\n")+1))
+	el.Set("scrollTop", max(0, float64(line-4)*lineHeight))
+}
+
+// offsetUTF16 is the position of line:col in s as a JavaScript string index.
+func offsetUTF16(s string, line, col int) int {
+	off, l, c := 0, 1, 1
+	for _, r := range s {
+		if l > line || (l == line && c >= col) {
+			break
+		}
+		if r == '\n' {
+			if l == line {
+				break
+			}
+			l, c = l+1, 1
+		} else {
+			c++
+		}
+		if r >= 0x10000 {
+			off += 2
+		} else {
+			off++
+		}
+	}
+	return off
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// queryPath is the editor's URL for a workspace benchmark.
+func queryPath(p string) string { return "/?path=" + url.QueryEscape(p) }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
 
@@ -175,7 +175,7 @@ func runSchema(e *env, args []string) int {
 		return code
 	}
 	if *irSchema {
-		e.stdout.Write(ir.SchemaJSON)
+		e.stdout.Write(irschema.JSON)
 		return ExitOK
 	}
 	reg, _ := ontology.Lookup(ontology.Version)

@@ -18,6 +18,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -113,7 +114,7 @@ func loadBenchmark(e *env, name string) (*ir.Benchmark, []byte, string, int) {
 		return nil, nil, "", ExitFail
 	}
 	if trimmed := bytes.TrimSpace(src); strings.HasSuffix(name, ".json") || bytes.HasPrefix(trimmed, []byte("{\"")) {
-		if err := ir.ValidateJSON(src); err != nil {
+		if err := irschema.Validate(src); err != nil {
 			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: %v\n", displayName(name), err)
 			return nil, nil, "", ExitFail
 		}

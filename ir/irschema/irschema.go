@@ -1,4 +1,4 @@
-package ir
+package irschema
 
 import (
 	"bytes"
@@ -9,11 +9,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SchemaJSON is the JSON Schema (draft 2020-12) of the IR that Marshal produces. It is
+// JSON is the JSON Schema (draft 2020-12) of the IR that Marshal produces. It is
 // published so that tools outside Go can check an IR without this package.
 //
 //go:embed ir.schema.json
-var SchemaJSON []byte
+var JSON []byte
 
 const schemaURL = "mem://ir.schema.json"
 
@@ -23,11 +23,11 @@ var (
 	schemaErr      error
 )
 
-// compileSchema compiles SchemaJSON once; it is embedded, so a failure is a bug in the
-// package, reported by every later ValidateJSON call.
+// compileSchema compiles JSON once; it is embedded, so a failure is a bug in the
+// package, reported by every later Validate call.
 func compileSchema() (*jsonschema.Schema, error) {
 	schemaOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON))
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSON))
 		if err != nil {
 			schemaErr = fmt.Errorf("ir: embedded schema: %w", err)
 			return
@@ -46,9 +46,9 @@ func compileSchema() (*jsonschema.Schema, error) {
 	return compiledSchema, schemaErr
 }
 
-// ValidateJSON checks IR JSON against SchemaJSON, so an IR that did not come from Marshal
+// Validate checks IR JSON against JSON, so an IR that did not come from Marshal
 // (a file, a request body) is known to have the shape the engine relies on before it runs.
-func ValidateJSON(data []byte) error {
+func Validate(data []byte) error {
 	sch, err := compileSchema()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ir
+package irschema
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/ir"
 )
 
 // edit is one change to a decoded IR document at a JSON pointer: set a value, or delete
@@ -84,7 +86,7 @@ func obj(kv ...any) map[string]any {
 	return m
 }
 
-func TestValidateJSONAccepts(t *testing.T) {
+func TestValidateAccepts(t *testing.T) {
 	model := obj("type", "model", "provider", "openai", "model", "gpt-x",
 		"prompt", "./prompts/invoice.md",
 		"parameters", obj("temperature", 0, "top_p", 0.9, "stop", "END", "stream", false))
@@ -108,13 +110,13 @@ func TestValidateJSONAccepts(t *testing.T) {
 		{"non-canonical whitespace", []byte(strings.ReplaceAll(invoiceIR, ",", ",\n  "))},
 	}
 	for _, tt := range tests {
-		if err := ValidateJSON(tt.ir); err != nil {
+		if err := Validate(tt.ir); err != nil {
 			t.Errorf("%s: %v\n%s", tt.name, err, tt.ir)
 		}
 	}
 }
 
-func TestValidateJSONRejects(t *testing.T) {
+func TestValidateRejects(t *testing.T) {
 	model := func(kv ...any) map[string]any {
 		return obj(append([]any{"type", "model", "provider", "openai", "model", "gpt-x"}, kv...)...)
 	}
@@ -182,9 +184,9 @@ func TestValidateJSONRejects(t *testing.T) {
 		{"not an object", []byte(`[]`), "at ''"},
 	}
 	for _, tt := range tests {
-		err := ValidateJSON(tt.ir)
+		err := Validate(tt.ir)
 		if err == nil {
-			t.Errorf("%s: ValidateJSON accepted\n%s", tt.name, tt.ir)
+			t.Errorf("%s: Validate accepted\n%s", tt.name, tt.ir)
 			continue
 		}
 		if !strings.Contains(err.Error(), tt.at) {
@@ -193,10 +195,10 @@ func TestValidateJSONRejects(t *testing.T) {
 	}
 }
 
-func TestValidateJSONRejectsBadJSON(t *testing.T) {
+func TestValidateRejectsBadJSON(t *testing.T) {
 	for _, in := range []string{``, `{`, invoiceIR + `}`, invoiceIR + ` {}`} {
-		if err := ValidateJSON([]byte(in)); err == nil {
-			t.Errorf("ValidateJSON accepted %q", in)
+		if err := Validate([]byte(in)); err == nil {
+			t.Errorf("Validate accepted %q", in)
 		}
 	}
 }
@@ -215,17 +217,42 @@ func TestSchemaTypesMatchTypes(t *testing.T) {
 			}
 		} `json:"$defs"`
 	}
-	if err := json.Unmarshal(SchemaJSON, &s); err != nil {
+	if err := json.Unmarshal(JSON, &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.ID != "https://benchy.dev/schema/ir-1.0.json" {
 		t.Errorf("$id = %q", s.ID)
 	}
-	if got := s.Defs.Dimension.Properties.Type.Enum; !reflect.DeepEqual(got, Types) {
-		t.Errorf("dimension types = %v, want %v", got, Types)
+	if got := s.Defs.Dimension.Properties.Type.Enum; !reflect.DeepEqual(got, ir.Types) {
+		t.Errorf("dimension types = %v, want %v", got, ir.Types)
 	}
-	want := append(append([]string(nil), Types...), TypeObject)
+	want := append(append([]string(nil), ir.Types...), ir.TypeObject)
 	if got := s.Defs.Field.Properties.Type.Enum; !reflect.DeepEqual(got, want) {
 		t.Errorf("field types = %v, want %v", got, want)
 	}
 }
+
+// invoiceIR is the paper's invoice example as canonical IR (a copy of ir's own test constant).
+const invoiceIR = `{` +
+	`"ai_system":{"id":"invoice-extractor-v7","type":"external"},` +
+	`"benchmark":{"domain":"finance","language":"es","task":"extract"},` +
+	`"data":{"format":"jsonl","path":"./data/invoices.jsonl"},` +
+	`"ontology_version":"1.0",` +
+	`"program":{` +
+	`"input":{"fields":[{"name":"image","type":"image"}],"type":"object"},` +
+	`"output":{"fields":[` +
+	`{"name":"invoice_number","type":"string"},` +
+	`{"name":"date","type":"date"},` +
+	`{"name":"supplier","type":"string"},` +
+	`{"name":"subtotal","type":"float"},` +
+	`{"name":"total","type":"float"}` +
+	`],"type":"object"}},` +
+	`"scoring":{"benchmark_aggregator":"mean","dimensions":[` +
+	`{"path":["invoice_number"],"type":"string","weight":1},` +
+	`{"path":["date"],"type":"date","weight":1},` +
+	`{"path":["supplier"],"type":"string","weight":1},` +
+	`{"path":["subtotal"],"type":"float","weight":1},` +
+	`{"path":["total"],"type":"float","weight":5}` +
+	`],"evaluator":"exact_match","instance_aggregator":"weighted_mean"},` +
+	`"version":"1.0"` +
+	`}`

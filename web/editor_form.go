@@ -1,0 +1,191 @@
+package web
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/ontology"
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// registry is the embedded ontology: the form's choices work offline.
+var registry, _ = ontology.Lookup(ontology.Version)
+
+func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
+
+// edit returns an event handler that applies f to the form, then rewrites the YAML.
+func (e *Editor) edit(f func(d *form.Doc, v string)) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		f(e.doc, value(ctx))
+		e.formChanged(ctx)
+	}
+}
+
+func (e *Editor) renderForm() app.UI {
+	d := e.doc
+	if d == nil {
+		return app.Section().Class("panel").Body(app.P().Class("muted").Text("Loading…"))
+	}
+	return app.Section().ID("form").Class("panel").Body(
+		app.H2().Text("Benchmark"),
+		e.renderClassification(d),
+		app.H3().Text("Program: input"),
+		e.fieldTree("input", &d.Input, nil),
+		app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(func(ctx app.Context, ev app.Event) {
+			d.Input = append(d.Input, form.Field{Name: freeName(d.Input, "field"), Type: "string"})
+			e.formChanged(ctx)
+		}),
+		app.H3().Text("Program: output"),
+		e.fieldTree("output", &d.Output, nil),
+		app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(func(ctx app.Context, ev app.Event) {
+			d.Output = append(d.Output, form.Field{Name: freeName(d.Output, "field"), Type: "string"})
+			e.formChanged(ctx)
+		}),
+		app.H3().Text("Scoring: weights"),
+		e.renderWeights(d),
+		app.H3().Text("Data"),
+		app.Label().For("data-path").Text("JSONL dataset, relative to the benchmark file"),
+		app.Input().ID("data-path").Type("text").Value(d.DataPath).OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+		app.H3().Text("AI-system"),
+		e.renderSystem(d),
+	)
+}
+
+func (e *Editor) renderClassification(d *form.Doc) app.UI {
+	tasks := registry.Tasks
+	lang := func(id, label, v string, set func(d *form.Doc, v string)) app.UI {
+		return app.Div().Body(
+			app.Label().For(id).Text(label),
+			app.Input().ID(id).Type("text").List("languages").Value(v).Placeholder("es, en, …").
+				Attr("autocomplete", "off").OnInput(e.edit(set)),
+		)
+	}
+	return app.Div().Body(
+		app.Div().Class("row").Body(
+			app.Div().Body(
+				app.Label().For("task").Text("task"),
+				app.Select().ID("task").OnChange(e.edit(func(d *form.Doc, v string) { setTask(d, v) })).Body(
+					app.If(!registry.HasTask(d.Task), func() app.UI { return app.Option().Value(d.Task).Text(d.Task + " (unknown)").Selected(true) }),
+					app.Range(tasks).Slice(func(i int) app.UI {
+						t := tasks[i]
+						return app.Option().Value(t.ID).Text(t.ID).Title(t.Description).Selected(t.ID == d.Task).Disabled(!t.Supported)
+					}),
+				),
+			),
+			app.Div().Body(
+				app.Label().For("domain").Text("domain"),
+				app.Input().ID("domain").Type("text").List("domains").Value(d.Domain).Placeholder("search domains").
+					Attr("autocomplete", "off").OnInput(e.edit(func(d *form.Doc, v string) { d.Domain = v })),
+			),
+			app.If(d.Task == "translate", func() app.UI {
+				return app.Div().Class("row").Body(
+					lang("source", "source language", d.Source, func(d *form.Doc, v string) { d.Source = v }),
+					lang("target", "target language", d.Target, func(d *form.Doc, v string) { d.Target = v }),
+				)
+			}).Else(func() app.UI {
+				return lang("language", "language", d.Language, func(d *form.Doc, v string) { d.Language = v })
+			}),
+		),
+		app.If(ruleText(d.Task) != "", func() app.UI { return app.P().Class("muted").Text(ruleText(d.Task)) }),
+		app.DataList().ID("domains").Body(app.Range(registry.Domains).Slice(func(i int) app.UI {
+			return app.Option().Value(registry.Domains[i].ID).Label(registry.Domains[i].Description)
+		})),
+		app.DataList().ID("languages").Body(app.Range(registry.Languages).Slice(func(i int) app.UI {
+			l := registry.Languages[i]
+			return app.Option().Value(l.Code).Label(l.Name + " — " + l.Native)
+		})),
+	)
+}
+
+// setTask changes the task, switching between one language and a source/target pair.
+func setTask(d *form.Doc, task string) {
+	switch {
+	case task == "translate" && d.Task != "translate":
+		d.Source, d.Target, d.Language = orDefault(d.Language, "es"), "en", ""
+	case task != "translate" && d.Task == "translate":
+		d.Language, d.Source, d.Target = orDefault(d.Source, "en"), "", ""
+	}
+	d.Task = task
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func ruleText(task string) string {
+	for _, t := range registry.Tasks {
+		if t.ID == task && len(t.Rules) > 0 {
+			return "Rules for " + task + ": " + strings.Join(t.Rules, "; ") + "."
+		}
+	}
+	return ""
+}
+
+func (e *Editor) renderWeights(d *form.Doc) app.UI {
+	leaves := d.Leaves()
+	if len(leaves) == 0 {
+		return app.P().ID("weights").Class("muted").Text("Add output fields: each leaf gets a weight.")
+	}
+	return app.Table().ID("weights").Class("weights").Body(app.TBody().Body(
+		app.Range(leaves).Slice(func(i int) app.UI {
+			p := leaves[i]
+			return app.Tr().Body(
+				app.Td().Class("mono").Text(p),
+				app.Td().Body(app.Input().Type("text").Attr("inputmode", "decimal").DataSet("path", p).
+					Value(d.Weights[p]).OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }))),
+			)
+		}),
+	))
+}
+
+func (e *Editor) renderSystem(d *form.Doc) app.UI {
+	text := func(id, label, v, hint string, set func(d *form.Doc, v string)) app.UI {
+		return app.Div().Body(
+			app.Label().For(id).Text(label),
+			app.Input().ID(id).Type("text").Value(v).Placeholder(hint).OnInput(e.edit(set)),
+		)
+	}
+	return app.Div().Body(
+		app.Select().ID("system-type").OnChange(e.edit(func(d *form.Doc, v string) { d.SystemType = v })).Body(
+			app.Option().Value("external").Text("external: bound to an adapter at run time").Selected(d.SystemType != "model"),
+			app.Option().Value("model").Text("model: a provider's model").Selected(d.SystemType == "model"),
+		),
+		app.If(d.SystemType == "model", func() app.UI {
+			return app.Div().Body(
+				text("provider", "provider (named in the workspace's runtime file)", d.Provider, "openai", func(d *form.Doc, v string) { d.Provider = v }),
+				text("model", "model", d.Model, "gpt-4o-mini", func(d *form.Doc, v string) { d.Model = v }),
+				text("prompt", "prompt file (optional, relative)", d.Prompt, "./prompt.md", func(d *form.Doc, v string) { d.Prompt = v }),
+				e.renderParams(d),
+			)
+		}).Else(func() app.UI {
+			return text("system-id", "id (bound in the workspace's runtime file)", d.SystemID, "my-system-v1", func(d *form.Doc, v string) { d.SystemID = v })
+		}),
+	)
+}
+
+func (e *Editor) renderParams(d *form.Doc) app.UI {
+	return app.Div().ID("params").Body(
+		app.Label().Text("parameters"),
+		app.Range(d.Params).Slice(func(i int) app.UI {
+			return app.Div().Class("field").Body(
+				app.Input().Class("name").Type("text").Value(d.Params[i].Key).Placeholder("temperature").
+					OnInput(e.edit(func(d *form.Doc, v string) { d.Params[i].Key = v })),
+				app.Input().Type("text").Value(d.Params[i].Value).Placeholder("0").
+					OnInput(e.edit(func(d *form.Doc, v string) { d.Params[i].Value = v })),
+				app.Button().Class("small danger").Text("×").Title("remove").OnClick(func(ctx app.Context, ev app.Event) {
+					d.Params = slices.Delete(d.Params, i, i+1)
+					e.formChanged(ctx)
+				}),
+			)
+		}),
+		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(func(ctx app.Context, ev app.Event) {
+			d.Params = append(d.Params, form.Param{Key: "temperature", Value: "0"})
+			e.formChanged(ctx)
+		}),
+	)
+}

@@ -1,0 +1,152 @@
+package web
+
+import (
+	"path"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// templates are the tasks a new benchmark can start from.
+var templates = []string{"extract", "classify", "transcribe", "translate"}
+
+func (e *Editor) renderToolbar() app.UI {
+	return app.Div().Class("toolbar").Body(
+		app.Select().ID("template").Title("task of the new benchmark").
+			OnChange(func(ctx app.Context, ev app.Event) { e.template = ctx.JSSrc().Get("value").String() }).
+			Body(app.Range(templates).Slice(func(i int) app.UI {
+				return app.Option().Value(templates[i]).Text("new " + templates[i]).Selected(templates[i] == e.template)
+			})),
+		app.Button().ID("new").Text("New").OnClick(e.onNew),
+		app.Select().ID("open").Title("open a benchmark of the workspace").OnChange(e.onOpen).Body(
+			app.Option().Value("").Text("Open…"),
+			app.Range(e.benchmarks).Slice(func(i int) app.UI {
+				b := e.benchmarks[i]
+				label := b.Path
+				if !b.Valid {
+					label += " (invalid)"
+				}
+				return app.Option().Value(b.Path).Text(label).Selected(b.Path == e.path)
+			}),
+		),
+		app.Input().ID("save-path").Type("text").Placeholder("folder/benchmark.yaml").Value(e.path).
+			Title("where to save it in the workspace").
+			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
+		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
+		app.Span().Class("sep"),
+		app.Button().ID("download-yaml").Text("Download YAML").OnClick(func(ctx app.Context, ev app.Event) {
+			download(baseName(e.path, "benchmark.yaml"), "application/yaml", e.yaml)
+		}),
+		app.Button().ID("download-ir").Text("Download IR").Disabled(!e.valid).OnClick(func(ctx app.Context, ev app.Event) {
+			download(strings.TrimSuffix(strings.TrimSuffix(baseName(e.path, "benchmark.yaml"), ".yaml"), ".yml")+".ir.json", "application/json", e.ir+"\n")
+		}),
+		app.If(e.path != "", func() app.UI {
+			return app.A().ID("run-link").Class("button").Href("/runs?benchmark=" + e.path).Text("Run…")
+		}),
+	)
+}
+
+func baseName(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return path.Base(p)
+}
+
+// download hands text to the browser as a file.
+func download(name, mime, text string) {
+	w := app.Window()
+	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
+	u := w.Get("URL").Call("createObjectURL", blob)
+	a := w.Get("document").Call("createElement", "a")
+	a.Set("href", u)
+	a.Set("download", name)
+	w.Get("document").Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	w.Get("URL").Call("revokeObjectURL", u)
+}
+
+func (e *Editor) onNew(ctx app.Context, ev app.Event) {
+	e.doc = form.New(e.template)
+	e.path, e.note = "", ""
+	e.setYAML(ctx, e.doc.Canonical(), true)
+}
+
+func (e *Editor) loadList(ctx app.Context) {
+	ctx.Async(func() {
+		var list []benchmarkInfo
+		err := Get(ctx, "/api/benchmarks", &list)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err == nil {
+				e.benchmarks = list
+			}
+		})
+	})
+}
+
+func (e *Editor) onOpen(ctx app.Context, ev app.Event) {
+	if p := ctx.JSSrc().Get("value").String(); p != "" {
+		e.open(ctx, p)
+	}
+}
+
+// open loads a workspace benchmark into the editor.
+func (e *Editor) open(ctx app.Context, p string) {
+	ctx.Async(func() {
+		var file struct {
+			YAML string `json:"yaml"`
+		}
+		err := Get(ctx, "/api/benchmarks/"+p, &file)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
+				return
+			}
+			e.path, e.note, e.noteBad = p, "opened "+p, false
+			e.setYAML(ctx, file.YAML, false)
+			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
+		})
+	})
+}
+
+func (e *Editor) onSave(ctx app.Context, ev app.Event) {
+	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
+		e.path = strings.TrimSpace(el.Get("value").String())
+	}
+	p := e.path
+	if p == "" {
+		e.note, e.noteBad = "name the file first, e.g. my-benchmark/benchmark.yaml", true
+		return
+	}
+	if !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
+		p += ".yaml"
+		e.path = p
+	}
+	src := e.yaml
+	ctx.Async(func() {
+		err := Send(ctx, "PUT", "/api/benchmarks/"+p, map[string]string{"yaml": src}, nil)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				e.note, e.noteBad = "not saved: "+errorText(err), true
+				return
+			}
+			e.note, e.noteBad = "saved "+p, false
+			if !e.valid {
+				e.note += " (it still has problems: runs need a valid benchmark)"
+			}
+			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
+			e.loadList(ctx)
+		})
+	})
+}
+
+// errorText explains an API error; a network error means the server is not reachable.
+func errorText(err error) string {
+	if Offline(err) {
+		return "the server is not reachable (editing and the IR preview still work offline)"
+	}
+	return err.Error()
+}

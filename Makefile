@@ -1,4 +1,4 @@
-# Benchy: `make run` builds everything and compiles the paper's invoice example;
+# Benchy: `make run` builds everything and serves the app on the examples workspace;
 # `make test` runs every check CI runs.
 
 GO      ?= go
@@ -22,10 +22,14 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
 	$(GO) run ./internal/pack $(WASM)
 
+# The app on the examples workspace, on loopback: open http://127.0.0.1:8080/
+ADDR ?= 127.0.0.1:8080
+
 run: build
+	$(GO) build -o bin/invoice-standin ./engine/testdata/invoice-adapter
 	$(BIN) validate $(EXAMPLE)
-	$(BIN) compile --pretty $(EXAMPLE)
-	@echo "IR hash: $$($(BIN) compile --hash $(EXAMPLE))"
+	@echo "IR hash of the paper's example: $$($(BIN) compile --hash $(EXAMPLE))"
+	$(BIN) serve --workspace assets/examples --addr $(ADDR)
 
 test: lint wasm test-native test-wasm
 

@@ -30,8 +30,9 @@ func shell(active string, body ...app.UI) app.UI {
 // Status shows whether the server is reachable; without it the editor still works.
 type Status struct {
 	app.Compo
-	online bool
-	known  bool
+	online    bool
+	known     bool
+	needToken bool // the server asks for a token this tab does not have
 }
 
 func (s *Status) OnMount(ctx app.Context) {
@@ -49,12 +50,29 @@ func (s *Status) OnMount(ctx app.Context) {
 	app.Window().Call("addEventListener", "offline", offline)
 	ctx.Async(func() {
 		err := Get(ctx, "/api/ontology", nil)
-		ctx.Dispatch(func(ctx app.Context) { s.online = !Offline(err) })
+		ctx.Dispatch(func(ctx app.Context) {
+			s.online = !Offline(err)
+			if e, ok := err.(*APIError); ok && e.Status == 401 {
+				s.needToken = true
+			}
+		})
 	})
 }
 
 func (s *Status) Render() app.UI {
 	switch {
+	case s.needToken:
+		return app.Form().ID("token-form").Class("status row").
+			OnSubmit(func(ctx app.Context, ev app.Event) {
+				ev.PreventDefault()
+				SetToken(app.Window().GetElementByID("token").Get("value").String())
+				ctx.Reload()
+			}).
+			Body(
+				app.Label().For("token").Text("this server needs its token:"),
+				app.Input().ID("token").Type("password").Attr("autocomplete", "off"),
+				app.Button().Type("submit").Text("Use"),
+			)
 	case !s.known:
 		return app.Span().Class("status").Text("")
 	case s.online:

@@ -39,7 +39,8 @@ type Editor struct {
 	note       string // the outcome of the last open or save
 	noteBad    bool
 
-	edits int // counts YAML edits, so that only the last one of a burst compiles
+	edits     int  // counts YAML edits, so that only the last one of a burst compiles
+	wholeForm bool // show every field of a very large program
 }
 
 // benchmarkInfo is one entry of GET /api/benchmarks.

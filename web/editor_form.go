@@ -28,6 +28,18 @@ func (e *Editor) renderForm() app.UI {
 	if d == nil {
 		return app.Section().Class("panel").Body(app.P().Class("muted").Text("Loading…"))
 	}
+	if n := countFields(d.Input) + countFields(d.Output); n > bigForm && !e.wholeForm {
+		return app.Section().ID("form").Class("panel").Body(
+			app.H2().Text("Benchmark"),
+			e.renderClassification(d),
+			app.P().ID("form-folded").Class("notice").Textf("This program has %d fields: the form is folded so that typing in the YAML stays fast.", n),
+			app.Button().ID("unfold-form").Text("Show every field").OnClick(func(ctx app.Context, ev app.Event) { e.wholeForm = true }),
+			app.H3().Text("Data"),
+			app.Input().ID("data-path").Type("text").Value(d.DataPath).OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+			app.H3().Text("AI-system"),
+			e.renderSystem(d),
+		)
+	}
 	return app.Section().ID("form").Class("panel").Body(
 		app.H2().Text("Benchmark"),
 		e.renderClassification(d),
@@ -104,6 +116,9 @@ func setTask(d *form.Doc, task string) {
 	switch {
 	case task == "translate" && d.Task != "translate":
 		d.Source, d.Target, d.Language = orDefault(d.Language, "es"), "en", ""
+		if d.Source == "en" {
+			d.Target = "es"
+		}
 	case task != "translate" && d.Task == "translate":
 		d.Language, d.Source, d.Target = orDefault(d.Source, "en"), "", ""
 	}
@@ -188,4 +203,15 @@ func (e *Editor) renderParams(d *form.Doc) app.UI {
 			e.formChanged(ctx)
 		}),
 	)
+}
+
+// bigForm is the number of fields beyond which the form is folded until asked for.
+const bigForm = 200
+
+func countFields(fs []form.Field) int {
+	n := len(fs)
+	for _, f := range fs {
+		n += countFields(f.Children)
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -30,6 +31,9 @@ type ui struct {
 	built   bool // app.wasm is embedded
 	pages   *app.Handler
 	static  http.Handler
+
+	appJSOnce sync.Once
+	appJS     []byte
 }
 
 func init() { web.Routes() }
@@ -83,8 +87,49 @@ func (u *ui) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u.serveFile(w, r, name)
 		return
 	}
+	if r.URL.Path == "/app.js" {
+		u.serveAppJS(w, r)
+		return
+	}
 	u.pages.ServeHTTP(w, r)
 }
+
+// go-app's loader reads app.wasm through a JavaScript stream to show a percentage, and
+// compiles the copy: the download is slower, compiling cannot start until it ends, and the
+// browser never caches the compiled code, so every visit compiles 10 MB again. The server's
+// app.js hands the response to the compiler directly instead.
+const (
+	loaderWithProgress = `fetchWithProgress("/web/app.wasm", showProgress)`
+	loaderStreaming    = `fetch("/web/app.wasm")`
+)
+
+// serveAppJS serves go-app's app.js with the loader streaming app.wasm to the compiler.
+func (u *ui) serveAppJS(w http.ResponseWriter, r *http.Request) {
+	u.appJSOnce.Do(func() {
+		rec := &recorder{header: http.Header{}}
+		req, _ := http.NewRequest(http.MethodGet, "/app.js", nil) // not r: it may be conditional
+		u.pages.ServeHTTP(rec, req)
+		u.appJS = []byte(strings.Replace(rec.body.String(), loaderWithProgress, loaderStreaming, 1))
+	})
+	w.Header().Set("Content-Type", "application/javascript")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", `"`+u.version+`"`)
+	if r.Header.Get("If-None-Match") == `"`+u.version+`"` {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Write(u.appJS)
+}
+
+// recorder keeps what a handler writes.
+type recorder struct {
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *recorder) WriteHeader(int)             {}
 
 // serveFile serves an embedded file; app.wasm goes out as its brotli or gzip copy when the
 // browser accepts one. Files are revalidated by ETag, the app's version.

@@ -129,3 +129,25 @@ func TestUIFiles(t *testing.T) {
 		t.Errorf("unrouted page: %d, want 404", res.StatusCode)
 	}
 }
+
+// The loader hands app.wasm's response to the compiler (streaming compilation, cached
+// compiled code) instead of go-app's progress-reading copy.
+func TestAppJSStreamsWasm(t *testing.T) {
+	dir, _ := workspace(t)
+	s, err := New(Config{Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res := get(t, s.Handler(), "GET", "/app.js", nil)
+	js, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(js), "instantiateStreaming(\n      "+loaderStreaming) && !strings.Contains(string(js), loaderStreaming) {
+		t.Fatal("app.js does not fetch app.wasm directly")
+	}
+	if strings.Contains(string(js), loaderWithProgress) {
+		t.Fatal("app.js still reads app.wasm through fetchWithProgress: go-app's loader changed")
+	}
+	if res.Header.Get("Content-Type") != "application/javascript" {
+		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
+	}
+}

@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	app.Window().Get("performance").Call("mark", "benchy-main") // for the browser tests' timings
 	web.Routes()
 	app.RunWhenOnBrowser()
 }

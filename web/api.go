@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -58,41 +57,39 @@ func SetToken(t string) {
 
 // call sends a request to the server's API and decodes a JSON answer into out (unless nil).
 func call(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
+	var body []byte
+	header := map[string]string{"Accept": "application/json"}
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return err
 		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, origin()+path, body)
-	if err != nil {
-		return err
-	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
+		body = b
+		header["Content-Type"] = "application/json"
 	}
 	if t := token(); t != "" {
-		req.Header.Set("Authorization", "Bearer "+t)
+		header["Authorization"] = "Bearer " + t
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := fetch(ctx, method, origin()+path, header, body)
 	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
-	if res.StatusCode >= 300 {
+	data, err := res.bytes(ctx)
+	if err != nil {
+		return err
+	}
+	if res.status >= 300 {
 		var e struct {
 			Error APIError `json:"error"`
 		}
-		json.NewDecoder(res.Body).Decode(&e)
-		e.Error.Status = res.StatusCode
+		json.Unmarshal(data, &e)
+		e.Error.Status = res.status
 		return &e.Error
 	}
 	if out == nil {
 		return nil
 	}
-	return json.NewDecoder(res.Body).Decode(out)
+	return json.Unmarshal(data, out)
 }
 
 // Get fetches path from the API into out.
@@ -113,23 +110,20 @@ type Event struct {
 // ctx is done, or fn returns false. It reads through fetch (not EventSource) so that the
 // token goes in a header, never in a URL.
 func Stream(ctx context.Context, path string, fn func(Event) bool) error {
-	req, err := http.NewRequestWithContext(ctx, "GET", origin()+path, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "text/event-stream")
+	header := map[string]string{"Accept": "text/event-stream"}
 	if t := token(); t != "" {
-		req.Header.Set("Authorization", "Bearer "+t)
+		header["Authorization"] = "Bearer " + t
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := fetch(ctx, "GET", origin()+path, header, nil)
 	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
-	if res.StatusCode >= 300 {
-		return &APIError{Status: res.StatusCode}
+	body := res.stream(ctx)
+	defer body.Close()
+	if res.status >= 300 {
+		return &APIError{Status: res.status}
 	}
-	return readEvents(res.Body, fn)
+	return readEvents(body, fn)
 }
 
 // readEvents parses a text/event-stream.

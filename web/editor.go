@@ -81,7 +81,10 @@ func (e *Editor) setYAML(ctx app.Context, src string, fromForm bool) {
 		}
 	}
 	ctx.LocalStorage().Set(draftKey, src)
-	app.Window().Get("document").Get("body").Call("setAttribute", "data-benchy-ready", "1")
+	if body := app.Window().Get("document").Get("body"); !body.Call("hasAttribute", "data-benchy-ready").Bool() {
+		body.Call("setAttribute", "data-benchy-ready", "1")
+		app.Window().Get("performance").Call("mark", "benchy-ready")
+	}
 }
 
 // compile runs the compiler on the current text, as `benchy compile` does.
@@ -101,6 +104,7 @@ func (e *Editor) compile() {
 // onYAML handles typing in the YAML: compiled after a short pause, longer for long texts.
 func (e *Editor) onYAML(ctx app.Context, ev app.Event) {
 	e.yaml = ctx.JSSrc().Get("value").String()
+	ctx.PreventUpdate() // the textarea already shows it; the page updates once compiled
 	e.edits++
 	n := e.edits
 	wait := 30 * time.Millisecond
@@ -160,7 +164,7 @@ func (e *Editor) renderSource() app.UI {
 				return app.Li().Class("diag").
 					DataSet("code", string(d.Code)).DataSet("line", d.Line).DataSet("column", d.Column).
 					Title("click to go there").
-					OnClick(func(ctx app.Context, ev app.Event) { e.goTo(d.Line, d.Column) }).
+					OnClick(e.onDiagnostic).
 					Body(
 						app.Span().Class("pos").Textf("%d:%d", d.Line, d.Column),
 						app.Span().Class("code").Text(string(d.Code)),
@@ -186,6 +190,15 @@ func (e *Editor) renderIR() app.UI {
 			return app.P().ID("ir-none").Class("muted").Text("The IR appears when the benchmark is valid; fix the problems listed under the YAML.")
 		}),
 	)
+}
+
+// onDiagnostic moves the cursor to the clicked diagnostic. It reads the position from the
+// element, which every render updates (go-app keeps a handler's first closure).
+func (e *Editor) onDiagnostic(ctx app.Context, ev app.Event) {
+	ds := ctx.JSSrc().Get("dataset")
+	line, _ := strconv.Atoi(ds.Get("line").String())
+	col, _ := strconv.Atoi(ds.Get("column").String())
+	e.goTo(line, col)
 }
 
 // goTo puts the YAML's cursor at a line and column (1-based, in characters).

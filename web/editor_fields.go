@@ -10,66 +10,105 @@ import (
 	"github.com/benchy-eval/benchy/web/form"
 )
 
+// go-app keeps an element's first event handler for as long as the handler's code and
+// scope stay the same, whatever its closure captured. So the form's handlers capture only
+// where a field is (its side and index path, also given as the scope) and look it up in the
+// current document when the event fires.
+
+// fieldList is the list of fields at side and path (nil: the top level), or nil.
+func (e *Editor) fieldList(side string, at []int) *[]form.Field {
+	if e.doc == nil {
+		return nil
+	}
+	list := &e.doc.Input
+	if side == "output" {
+		list = &e.doc.Output
+	}
+	for _, i := range at {
+		if i >= len(*list) {
+			return nil
+		}
+		list = &(*list)[i].Children
+	}
+	return list
+}
+
+// field is the field at side and path, or nil.
+func (e *Editor) field(side string, at []int) *form.Field {
+	list := e.fieldList(side, at[:len(at)-1])
+	if list == nil || at[len(at)-1] >= len(*list) {
+		return nil
+	}
+	return &(*list)[at[len(at)-1]]
+}
+
+// onField returns a handler that changes the field at side/at, then rewrites the YAML.
+func (e *Editor) onField(side string, at []int, f func(list *[]form.Field, i int, v string)) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		list := e.fieldList(side, at[:len(at)-1])
+		i := at[len(at)-1]
+		if list == nil || i >= len(*list) {
+			return
+		}
+		f(list, i, value(ctx))
+		e.formChanged(ctx)
+	}
+}
+
 // fieldTree renders a list of program fields, each editable, removable and nestable.
-func (e *Editor) fieldTree(side string, list *[]form.Field, at []int) app.UI {
+func (e *Editor) fieldTree(side string, list []form.Field, at []int) app.UI {
 	id := ""
 	if at == nil {
 		id = side + "-fields"
 	}
 	return app.Ul().ID(id).Class("fieldtree").Body(
-		app.Range(*list).Slice(func(i int) app.UI {
-			return e.fieldRow(side, list, append(slices.Clone(at), i))
+		app.Range(list).Slice(func(i int) app.UI {
+			return e.fieldRow(side, list[i], append(slices.Clone(at), i))
 		}),
 	)
 }
 
-func (e *Editor) fieldRow(side string, list *[]form.Field, at []int) app.UI {
+func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 	i := at[len(at)-1]
-	f := &(*list)[i]
+	key := side + "." + strings.Join(intStrings(at), ".")
+	scope := app.EventScope(key)
 	return app.Li().Body(
-		app.Div().Class("field").DataSet("field", side+"."+strings.Join(intStrings(at), ".")).Body(
+		app.Div().Class("field").DataSet("field", key).Body(
 			app.Input().Class("name").Type("text").Value(f.Name).Placeholder("name").Title("field name").
-				OnInput(func(ctx app.Context, ev app.Event) {
-					f.Name = value(ctx)
-					e.formChanged(ctx)
-				}),
-			app.Select().Class("type").Title("type").OnChange(func(ctx app.Context, ev app.Event) {
-				setType(f, value(ctx))
-				e.formChanged(ctx)
-			}).Body(app.Range(form.Types).Slice(func(k int) app.UI {
-				t := form.Types[k]
-				return app.Option().Value(t).Text(t).Selected(t == f.Type)
-			}), app.If(!slices.Contains(form.Types, f.Type), func() app.UI {
-				return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
-			})),
+				OnInput(e.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Name = v }), scope),
+			app.Select().Class("type").Title("type").
+				OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).
+				Body(app.Range(form.Types).Slice(func(k int) app.UI {
+					t := form.Types[k]
+					return app.Option().Value(t).Text(t).Selected(t == f.Type)
+				}), app.If(!slices.Contains(form.Types, f.Type), func() app.UI {
+					return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
+				})),
 			app.If(f.Type == "enum", func() app.UI {
 				return app.Input().Class("members").Type("text").Value(strings.Join(f.Members, ", ")).
 					Placeholder("a, b, c").Title("enum members, separated by commas").
-					OnChange(func(ctx app.Context, ev app.Event) {
-						f.Members = splitMembers(value(ctx))
-						e.formChanged(ctx)
-					})
+					OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Members = splitMembers(v) }), scope)
 			}),
 			app.If(f.Type == "object", func() app.UI {
 				return app.Button().Class("small add-child").Text("+ nested").Title("add a field inside").
-					OnClick(func(ctx app.Context, ev app.Event) {
-						f.Children = append(f.Children, form.Field{Name: freeName(f.Children, "field"), Type: "string"})
-						e.formChanged(ctx)
-					})
+					OnClick(e.onField(side, at, func(list *[]form.Field, i int, _ string) {
+						c := &(*list)[i].Children
+						*c = append(*c, form.Field{Name: freeName(*c, "field"), Type: "string"})
+					}), scope)
 			}),
 			app.Button().Class("small up").Text("↑").Title("move up").Disabled(i == 0).
-				OnClick(func(ctx app.Context, ev app.Event) {
-					(*list)[i-1], (*list)[i] = (*list)[i], (*list)[i-1]
-					e.formChanged(ctx)
-				}),
+				OnClick(e.onField(side, at, func(list *[]form.Field, i int, _ string) {
+					if i > 0 {
+						(*list)[i-1], (*list)[i] = (*list)[i], (*list)[i-1]
+					}
+				}), scope),
 			app.Button().Class("small danger remove").Text("×").Title("remove this field").
-				OnClick(func(ctx app.Context, ev app.Event) {
+				OnClick(e.onField(side, at, func(list *[]form.Field, i int, _ string) {
 					*list = slices.Delete(*list, i, i+1)
-					e.formChanged(ctx)
-				}),
+				}), scope),
 		),
 		app.If(f.Type == "object" && len(f.Children) > 0, func() app.UI {
-			return e.fieldTree(side, &f.Children, at)
+			return e.fieldTree(side, f.Children, at)
 		}),
 	)
 }

@@ -15,9 +15,14 @@ var registry, _ = ontology.Lookup(ontology.Version)
 
 func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 
-// edit returns an event handler that applies f to the form, then rewrites the YAML.
+// edit returns an event handler that applies f to the current form, then rewrites the
+// YAML. f must not capture anything that changes between renders (see editor_fields.go),
+// or the element must be given a scope that changes with it.
 func (e *Editor) edit(f func(d *form.Doc, v string)) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
+		if e.doc == nil {
+			return
+		}
 		f(e.doc, value(ctx))
 		e.formChanged(ctx)
 	}
@@ -44,17 +49,15 @@ func (e *Editor) renderForm() app.UI {
 		app.H2().Text("Benchmark"),
 		e.renderClassification(d),
 		app.H3().Text("Program: input"),
-		e.fieldTree("input", &d.Input, nil),
-		app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(func(ctx app.Context, ev app.Event) {
+		e.fieldTree("input", d.Input, nil),
+		app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(e.edit(func(d *form.Doc, _ string) {
 			d.Input = append(d.Input, form.Field{Name: freeName(d.Input, "field"), Type: "string"})
-			e.formChanged(ctx)
-		}),
+		})),
 		app.H3().Text("Program: output"),
-		e.fieldTree("output", &d.Output, nil),
-		app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(func(ctx app.Context, ev app.Event) {
+		e.fieldTree("output", d.Output, nil),
+		app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(e.edit(func(d *form.Doc, _ string) {
 			d.Output = append(d.Output, form.Field{Name: freeName(d.Output, "field"), Type: "string"})
-			e.formChanged(ctx)
-		}),
+		})),
 		app.H3().Text("Scoring: weights"),
 		e.renderWeights(d),
 		app.H3().Text("Data"),
@@ -152,7 +155,7 @@ func (e *Editor) renderWeights(d *form.Doc) app.UI {
 			return app.Tr().Body(
 				app.Td().Class("mono").Text(p),
 				app.Td().Body(app.Input().Type("text").Attr("inputmode", "decimal").DataSet("path", p).
-					Value(d.Weights[p]).OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }))),
+					Value(d.Weights[p]).OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
 			)
 		}),
 	))
@@ -189,19 +192,27 @@ func (e *Editor) renderParams(d *form.Doc) app.UI {
 		app.Range(d.Params).Slice(func(i int) app.UI {
 			return app.Div().Class("field").Body(
 				app.Input().Class("name").Type("text").Value(d.Params[i].Key).Placeholder("temperature").
-					OnInput(e.edit(func(d *form.Doc, v string) { d.Params[i].Key = v })),
+					OnInput(e.edit(func(d *form.Doc, v string) {
+						if i < len(d.Params) {
+							d.Params[i].Key = v
+						}
+					}), app.EventScope(i)),
 				app.Input().Type("text").Value(d.Params[i].Value).Placeholder("0").
-					OnInput(e.edit(func(d *form.Doc, v string) { d.Params[i].Value = v })),
-				app.Button().Class("small danger").Text("×").Title("remove").OnClick(func(ctx app.Context, ev app.Event) {
-					d.Params = slices.Delete(d.Params, i, i+1)
-					e.formChanged(ctx)
-				}),
+					OnInput(e.edit(func(d *form.Doc, v string) {
+						if i < len(d.Params) {
+							d.Params[i].Value = v
+						}
+					}), app.EventScope(i)),
+				app.Button().Class("small danger").Text("×").Title("remove").OnClick(e.edit(func(d *form.Doc, _ string) {
+					if i < len(d.Params) {
+						d.Params = slices.Delete(d.Params, i, i+1)
+					}
+				}), app.EventScope(i)),
 			)
 		}),
-		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(func(ctx app.Context, ev app.Event) {
+		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(e.edit(func(d *form.Doc, _ string) {
 			d.Params = append(d.Params, form.Param{Key: "temperature", Value: "0"})
-			e.formChanged(ctx)
-		}),
+		})),
 	)
 }
 

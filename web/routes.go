@@ -3,6 +3,9 @@
 package web
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -29,7 +32,7 @@ func Handler(version string, wasmSize int64) *app.Handler {
 		Title:        "Benchy",
 		Description:  "Author, validate, compile and run AI benchmarks",
 		Lang:         "en",
-		LoadingLabel: "Loading Benchy {progress}%",
+		LoadingLabel: "Loading Benchy…",
 		ThemeColor:   "#1f4e79",
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
@@ -37,10 +40,11 @@ func Handler(version string, wasmSize int64) *app.Handler {
 			Maskable: "/web/icon-512.png",
 			SVG:      "/web/icon.svg",
 		},
-		Styles:             []string{"/web/benchy.css"},
-		CacheableResources: Pages[1:],
-		Version:            version,
-		WasmContentLength:  itoa(wasmSize),
+		Styles:                []string{"/web/benchy.css"},
+		CacheableResources:    append(slices.Clone(Pages[1:]), "/web/icon.svg"),
+		ServiceWorkerTemplate: serviceWorker,
+		Version:               version,
+		WasmContentLength:     itoa(wasmSize),
 	}
 }
 
@@ -57,3 +61,23 @@ func itoa(n int64) string {
 	}
 	return string(b[i:])
 }
+
+// serviceWorker is go-app's worker, except that installing waits until every file of the
+// app is cached: go-app's own takes control at once, so a browser that went offline right
+// after its first visit could be left with half an app. An install that cannot cache
+// everything fails, and the next visit tries again.
+var serviceWorker = strings.Replace(app.DefaultAppWorkerJS, workerInstall, workerInstallComplete, 1)
+
+const workerInstall = `self.addEventListener("install", async (event) => {
+  try {
+    console.log("installing app worker {{.Version}}");
+    await installWorker();
+    await self.skipWaiting();
+  } catch (error) {
+    console.error("error during installation:", error);
+  }
+});`
+
+const workerInstallComplete = `self.addEventListener("install", (event) => {
+  event.waitUntil(installWorker().then(() => self.skipWaiting()));
+});`

@@ -133,13 +133,7 @@ func TestUIFiles(t *testing.T) {
 // The loader hands app.wasm's response to the compiler (streaming compilation, cached
 // compiled code) instead of go-app's progress-reading copy.
 func TestAppJSStreamsWasm(t *testing.T) {
-	dir, _ := workspace(t)
-	s, err := New(Config{Workspace: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res := get(t, s.Handler(), "GET", "/app.js", nil)
+	res := get(t, http.HandlerFunc(appUI().serveAppJS), "GET", "/app.js", nil) // also without app.wasm
 	js, _ := io.ReadAll(res.Body)
 	if !strings.Contains(string(js), "instantiateStreaming(\n      "+loaderStreaming) && !strings.Contains(string(js), loaderStreaming) {
 		t.Fatal("app.js does not fetch app.wasm directly")

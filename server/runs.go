@@ -232,7 +232,8 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pq.Limit = min(pq.Limit, maxPageLimit)
-	if _, err := s.st.GetRun(id); err != nil {
+	run, err := s.st.GetRun(id)
+	if err != nil {
 		runError(w, err)
 		return
 	}
@@ -241,7 +242,7 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, page)
+	writeJSON(w, http.StatusOK, s.withRows(run, page))
 }
 
 // exportTypes are the content types of the export formats.

@@ -45,6 +45,7 @@ type Server struct {
 	st   *store.Store
 	runs *manager
 	mux  *http.ServeMux
+	rows rowCache // where each example of a dataset starts, for pages of results
 
 	closeOnce sync.Once
 	closeErr  error

@@ -1,8 +1,184 @@
 package web
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"net/url"
 
-// ComparePage is a page of the app (to be written).
-type ComparePage struct{ app.Compo }
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
-func (p *ComparePage) Render() app.UI { return shell("/compare", app.H1().Text("ComparePage")) }
+// ComparePage is /compare?a=ID&b=ID: run B against run A of the same benchmark — the
+// score difference with its paired interval, per-dimension differences and the examples
+// whose outcome changed. Without both runs it lets the user pick them: ?a=ID lists the
+// runs of A's IR, ?benchmark=PATH that benchmark's runs, and nothing the benchmarks.
+type ComparePage struct {
+	app.Compo
+
+	a, b, bench string // from the URL
+
+	cmp     *comparisonView
+	cmpErr  error
+	loading bool
+
+	runA      *runView
+	cands     []runView // completed runs to choose from
+	candsErr  error
+	candsOK   bool
+	candsKey  string // what cands was loaded for
+	benches   []benchView
+	benchErr  error
+	selA      string
+	selB      string
+	flipsShow int
+}
+
+// flipsStep is how many more changed examples "show more" adds.
+const flipsStep = 100
+
+func (p *ComparePage) OnNav(ctx app.Context) {
+	q := ctx.Page().URL().Query()
+	a, b, bench := q.Get("a"), q.Get("b"), q.Get("benchmark")
+	if app.IsServer {
+		p.a, p.b, p.bench = a, b, bench
+		return
+	}
+	changed := a != p.a || b != p.b || p.cmp == nil && p.cmpErr == nil
+	p.a, p.b, p.bench = a, b, bench
+	p.selA, p.selB = a, b
+	if a != "" && b != "" && changed {
+		p.loadComparison(ctx)
+	} else if a == "" || b == "" {
+		p.cmp, p.cmpErr = nil, nil
+	}
+	switch {
+	case a != "":
+		if p.runA == nil || p.runA.ID != a {
+			p.loadRunA(ctx)
+		}
+	case bench != "":
+		p.runA = nil
+		p.loadCands(ctx, url.Values{"benchmark": {bench}})
+	default:
+		p.runA = nil
+		if p.benches == nil {
+			p.loadBenches(ctx)
+		}
+	}
+}
+
+func (p *ComparePage) loadComparison(ctx app.Context) {
+	a, b := p.a, p.b
+	p.cmp, p.cmpErr, p.loading, p.flipsShow = nil, nil, true, flipsStep
+	ctx.Async(func() {
+		var c comparisonView
+		err := Get(ctx, "/api/runs/compare?"+url.Values{"a": {a}, "b": {b}}.Encode(), &c)
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.a != a || p.b != b {
+				return
+			}
+			p.loading, p.cmpErr = false, err
+			if err == nil {
+				p.cmp = &c
+			}
+		})
+	})
+}
+
+// loadRunA reads run A, then the completed runs of its IR to choose B from.
+func (p *ComparePage) loadRunA(ctx app.Context) {
+	a := p.a
+	ctx.Async(func() {
+		var r runView
+		err := Get(ctx, "/api/runs/"+url.PathEscape(a), &r)
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.a != a {
+				return
+			}
+			if err != nil {
+				p.candsErr = err
+				return
+			}
+			p.runA = &r
+			p.loadCands(ctx, url.Values{"ir_hash": {r.IRHash}})
+		})
+	})
+}
+
+func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
+	q.Set("limit", "1000")
+	key := q.Encode()
+	if key == p.candsKey && p.candsOK {
+		return
+	}
+	p.candsKey, p.candsOK, p.candsErr = key, false, nil
+	ctx.Async(func() {
+		var out struct {
+			Runs []runView `json:"runs"`
+		}
+		err := Get(ctx, "/api/runs?"+key, &out)
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.candsKey != key {
+				return
+			}
+			p.candsErr = err
+			if err != nil {
+				return
+			}
+			p.cands, p.candsOK = nil, true
+			for _, r := range out.Runs {
+				if r.Status == stCompleted {
+					p.cands = append(p.cands, r)
+				}
+			}
+		})
+	})
+}
+
+func (p *ComparePage) loadBenches(ctx app.Context) {
+	ctx.Async(func() {
+		var list []benchView
+		err := Get(ctx, "/api/benchmarks", &list)
+		ctx.Dispatch(func(ctx app.Context) {
+			p.benchErr = err
+			if err == nil {
+				p.benches = list
+				if p.benches == nil {
+					p.benches = []benchView{}
+				}
+			}
+		})
+	})
+}
+
+// cand is candidate run id, nil when it is not listed.
+func (p *ComparePage) cand(id string) *runView {
+	for i := range p.cands {
+		if p.cands[i].ID == id {
+			return &p.cands[i]
+		}
+	}
+	return nil
+}
+
+// canCompare reports whether run b can be compared with run a: the server compares runs
+// of the same IR with as many examples. An unknown a allows any b.
+func canCompare(a, b *runView) bool {
+	return a == nil || b != nil && a.ID != b.ID && a.IRHash == b.IRHash && a.Total == b.Total
+}
+
+func (p *ComparePage) onBench(ctx app.Context, e app.Event) {
+	if v := selected(ctx); v != "" {
+		ctx.Navigate("/compare?" + url.Values{"benchmark": {v}}.Encode())
+	}
+}
+
+func (p *ComparePage) onGo(ctx app.Context, e app.Event) {
+	if p.selA != "" && p.selB != "" && p.selA != p.selB {
+		ctx.Navigate(compareURL(p.selA, p.selB))
+	}
+}
+
+func (p *ComparePage) onSwap(ctx app.Context, e app.Event) {
+	ctx.Navigate(compareURL(p.b, p.a))
+}
+
+func (p *ComparePage) onMore(ctx app.Context, e app.Event) { p.flipsShow += flipsStep }

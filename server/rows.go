@@ -1,0 +1,168 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"path"
+	"sync"
+	"time"
+
+	"github.com/benchy-eval/benchy/store"
+)
+
+// A page of results shows each example's input and expected output beside its prediction.
+// The store keeps only results, so they are read from the run's dataset: an index of where
+// each example starts is built once per version of the file (size and modification time),
+// then a page costs one read per row however deep it is.
+
+// maxRowBytes is the most of one dataset row a page carries; a longer row is left out.
+const maxRowBytes = 1 << 20
+
+// maxIndexed is how many datasets' indexes are kept; beyond it the cache starts again.
+const maxIndexed = 16
+
+type rowIndex struct {
+	size    int64
+	mod     time.Time
+	offsets []int64 // the byte offset of each example (non-blank line), in order
+}
+
+type rowCache struct {
+	mu sync.Mutex
+	m  map[string]*rowIndex
+}
+
+// datasetPath is the workspace path of a run's dataset, or "" when it is not inside the
+// workspace (or the IR does not say).
+func datasetPath(run store.Run) string {
+	var b struct {
+		Data struct {
+			Path string `json:"path"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(run.IR, &b) != nil || b.Data.Path == "" || path.IsAbs(b.Data.Path) {
+		return ""
+	}
+	p := path.Join(path.Dir(run.Benchmark), b.Data.Path)
+	if !fs.ValidPath(p) {
+		return ""
+	}
+	return p
+}
+
+// index returns the example offsets of the workspace file p, building them if the file is new
+// or changed.
+func (s *Server) index(p string) (*rowIndex, error) {
+	info, err := s.root.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fs.ErrInvalid
+	}
+	s.rows.mu.Lock()
+	defer s.rows.mu.Unlock()
+	if ix, ok := s.rows.m[p]; ok && ix.size == info.Size() && ix.mod.Equal(info.ModTime()) {
+		return ix, nil
+	}
+	f, err := s.root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ix := &rowIndex{size: info.Size(), mod: info.ModTime()}
+	r := bufio.NewReaderSize(f, 256<<10)
+	var off int64
+	if b, _ := r.Peek(len(bom)); bytes.Equal(b, bom) {
+		r.Discard(len(bom))
+		off = int64(len(bom))
+	}
+	for {
+		line, err := r.ReadSlice('\n')
+		n, blank := len(line), len(bytes.TrimSpace(line)) == 0
+		for err == bufio.ErrBufferFull { // a long line: read on to its end
+			line, err = r.ReadSlice('\n')
+			n, blank = n+len(line), blank && len(bytes.TrimSpace(line)) == 0
+		}
+		if !blank {
+			ix.offsets = append(ix.offsets, off)
+		}
+		off += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if s.rows.m == nil || len(s.rows.m) >= maxIndexed {
+		s.rows.m = map[string]*rowIndex{}
+	}
+	s.rows.m[p] = ix
+	return ix, nil
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// withRows adds "input" and "expected" from the run's dataset to each result of a page.
+// A result whose row cannot be read is left as it is.
+func (s *Server) withRows(run store.Run, page store.Page) store.Page {
+	p := datasetPath(run)
+	if p == "" || len(page.Results) == 0 {
+		return page
+	}
+	ix, err := s.index(p)
+	if err != nil {
+		return page
+	}
+	f, err := s.root.Open(p)
+	if err != nil {
+		return page
+	}
+	defer f.Close()
+	for i, res := range page.Results {
+		var r struct {
+			Index int `json:"index"`
+		}
+		if json.Unmarshal(res, &r) != nil || r.Index < 0 || r.Index >= len(ix.offsets) {
+			continue
+		}
+		row := readRow(f, ix.offsets[r.Index])
+		var ex struct {
+			Input    json.RawMessage `json:"input"`
+			Expected json.RawMessage `json:"expected"`
+		}
+		if row == nil || json.Unmarshal(row, &ex) != nil || ex.Input == nil {
+			continue
+		}
+		merged := bytes.TrimRight(res, " \n\r\t")
+		if len(merged) < 2 || merged[len(merged)-1] != '}' {
+			continue
+		}
+		out := append([]byte(nil), merged[:len(merged)-1]...)
+		out = append(out, `,"input":`...)
+		out = append(out, ex.Input...)
+		if ex.Expected != nil {
+			out = append(out, `,"expected":`...)
+			out = append(out, ex.Expected...)
+		}
+		page.Results[i] = append(out, '}')
+	}
+	return page
+}
+
+// readRow reads the line at off, without its end; nil when it is longer than maxRowBytes.
+func readRow(ra io.ReaderAt, off int64) []byte {
+	r := bufio.NewReader(io.NewSectionReader(ra, off, maxRowBytes+2))
+	line, err := r.ReadBytes('\n')
+	if err != nil && err != io.EOF {
+		return nil
+	}
+	if len(line) > maxRowBytes {
+		return nil
+	}
+	return bytes.TrimRight(line, "\r\n")
+}

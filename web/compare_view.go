@@ -1,0 +1,259 @@
+package web
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func (p *ComparePage) Render() app.UI {
+	return shell("/compare", app.Div().ID("compare-page").DataSet("ready", readyFlag(p.ready())).Body(
+		app.H1().Text("Compare runs"),
+		p.renderPick(),
+		p.renderResult(),
+	))
+}
+
+// ready reports whether the page shows the comparison, or the choices when it has none.
+func (p *ComparePage) ready() bool {
+	switch {
+	case p.a != "" && p.b != "":
+		return !p.loading && (p.cmp != nil || p.cmpErr != nil)
+	case p.a != "" || p.bench != "":
+		return p.candsOK || p.candsErr != nil
+	}
+	return p.benches != nil || p.benchErr != nil
+}
+
+// renderPick chooses the benchmark, then runs A and B among its completed runs.
+func (p *ComparePage) renderPick() app.UI {
+	if p.a == "" && p.bench == "" {
+		switch {
+		case p.benchErr != nil:
+			return app.Div().ID("compare-error").Class("notice error").Text(apiErrText(p.benchErr))
+		case p.benches == nil:
+			return app.P().Class("muted").Text("Loading benchmarks…")
+		case len(p.benches) == 0:
+			return app.Div().Class("notice").Text("No benchmarks in this workspace yet.")
+		}
+		opts := []app.UI{app.Option().Value(placeholder).Text("choose a benchmark").Disabled(true).Selected(true)}
+		for _, b := range p.benches {
+			opts = append(opts, app.Option().Value(b.Path).Text(b.Path))
+		}
+		return app.Div().ID("compare-pick").Class("panel toolbar").Body(
+			app.Label().For("compare-benchmark").Text("Benchmark"),
+			app.Select().ID("compare-benchmark").Body(opts...).OnChange(p.onBench),
+		)
+	}
+	switch {
+	case p.candsErr != nil:
+		return app.Div().ID("compare-pick").Class("notice error").Text(apiErrText(p.candsErr))
+	case !p.candsOK:
+		return app.Div().ID("compare-pick").Class("muted").Text("Loading runs…")
+	case len(p.cands) < 2:
+		return app.Div().ID("compare-pick").Class("notice").Body(
+			app.Text("Fewer than two completed runs of this benchmark: run it again to compare. "),
+			app.A().Href(runsURL(p.benchPath(), "")).Text("Go to its runs"),
+		)
+	}
+	runA := p.cand(p.selA)
+	optsA := []app.UI{app.Option().Value(placeholder).Text("run A").Disabled(true).Selected(p.selA == "")}
+	optsB := []app.UI{app.Option().Value(placeholder).Text("run B").Disabled(true).Selected(p.selB == "")}
+	for _, r := range p.cands {
+		optsA = append(optsA, app.Option().Value(r.ID).Text(candLabel(r)).Selected(r.ID == p.selA))
+		if r.ID != p.selA && canCompare(runA, &r) {
+			optsB = append(optsB, app.Option().Value(r.ID).Text(candLabel(r)).Selected(r.ID == p.selB))
+		}
+	}
+	ready := p.selA != "" && p.selB != "" && p.selA != p.selB
+	return app.Div().ID("compare-pick").Class("panel toolbar").Style("margin-bottom", "12px").Body(
+		app.Label().For("compare-a").Text("A"),
+		app.Select().ID("compare-a").Body(optsA...).OnChange(p.onSelA),
+		app.Label().For("compare-b").Text("B"),
+		app.Select().ID("compare-b").Body(optsB...).OnChange(p.onSelB),
+		app.Button().ID("compare-go").Class("primary").Disabled(!ready).Text("Compare").OnClick(p.onGo),
+		app.If(p.a != "" && p.b != "", func() app.UI {
+			return app.Button().ID("compare-swap").Text("Swap A and B").OnClick(p.onSwap)
+		}),
+		app.Span().Class("sep"),
+		app.Span().Class("muted").Text("B lists the completed runs of A's benchmark IR with as many examples"),
+	)
+}
+
+func (p *ComparePage) onSelA(ctx app.Context, e app.Event) {
+	p.selA = selected(ctx)
+	if !canCompare(p.cand(p.selA), p.cand(p.selB)) {
+		p.selB = ""
+	}
+}
+
+func (p *ComparePage) onSelB(ctx app.Context, e app.Event) { p.selB = selected(ctx) }
+
+// benchPath is the benchmark the runs belong to.
+func (p *ComparePage) benchPath() string {
+	if p.runA != nil {
+		return p.runA.Benchmark
+	}
+	return p.bench
+}
+
+// candLabel is a run's line in the A and B selects.
+func candLabel(r runView) string {
+	s := shortID(r.ID)
+	if rep := r.report(); rep != nil {
+		s += " · " + fmtScorePtr(rep.BenchmarkScore)
+	}
+	s += " · " + fmtTime(r.CreatedAt)
+	if r.Binding != "" {
+		s += " · " + r.Binding
+	}
+	if r.Options.Limit > 0 {
+		s += " · first " + fmtInt(r.Options.Limit)
+	}
+	return s
+}
+
+// renderResult shows the comparison of A and B.
+func (p *ComparePage) renderResult() app.UI {
+	switch {
+	case p.a == "" || p.b == "":
+		return app.P().ID("compare-empty").Class("muted").Text("Choose two completed runs of the same benchmark to compare them.")
+	case p.cmpErr != nil:
+		return app.Div().ID("compare-error").Class("notice error").Body(
+			app.If(apiErrCode(p.cmpErr) != "", func() app.UI { return app.Code().Text(apiErrCode(p.cmpErr) + ": ") }),
+			app.Text(apiErrText(p.cmpErr)),
+		)
+	case p.loading || p.cmp == nil:
+		return app.P().Class("muted").Text("Comparing the runs, example by example…")
+	}
+	c := p.cmp
+	return app.Div().ID("comparison").Body(
+		p.renderCards(c),
+		renderDeltaBars(c.Dimensions),
+		p.renderFlips(c),
+	)
+}
+
+// renderCards shows both scores and the difference with its paired interval.
+func (p *ComparePage) renderCards(c *comparisonView) app.UI {
+	verdict, class := "no significant difference", "muted"
+	switch {
+	case c.Interval.Method == "none" || c.Examples == 0:
+		verdict = "no examples"
+	case c.Interval.Low > 0:
+		verdict, class = "B is better: the interval is above 0", "ok"
+	case c.Interval.High < 0:
+		verdict, class = "B is worse: the interval is below 0", "bad"
+	}
+	runCard := func(id, which string, score float64, label string) app.UI {
+		return app.Div().Class("card").Body(
+			app.Div().Class("muted").Body(app.Text(label+" "), app.A().Class("mono").Href(resultsURL(id, "")).Title(id).Text(shortID(id))),
+			app.Div().ID("compare-score-"+which).Class("big").Text(fmtScore(score)),
+		)
+	}
+	deltaClass := "big"
+	if c.Delta < 0 {
+		deltaClass += " bad"
+	} else if c.Delta > 0 {
+		deltaClass += " ok"
+	}
+	return app.Div().Class("cards compare-cards").Body(
+		runCard(c.A, "a", c.ScoreA, "A"),
+		runCard(c.B, "b", c.ScoreB, "B"),
+		app.Div().Class("card delta-card").Body(
+			app.Div().Class("muted").Text("B − A"),
+			app.Div().ID("compare-delta").Class(deltaClass).DataSet("value", strconv.FormatFloat(c.Delta, 'g', -1, 64)).Text(fmtSigned(c.Delta)),
+			app.Div().ID("compare-ci").Class("muted").Title(c.Interval.Method).
+				Text(fmtLevel(c.Interval)+" "+fmtSignedInterval(c.Interval)),
+			app.Div().ID("compare-verdict").Class(class).Text(verdict),
+		),
+		app.Div().Class("card").Body(
+			app.Div().Class("muted").Text("examples"),
+			app.Div().ID("compare-examples").Class("big").Text(fmtInt(c.Examples)),
+			app.Div().Class("muted").Body(
+				app.Span().ID("compare-improved").Class("ok").Text(fmtInt(c.Improved)+" improved"), app.Text(" · "),
+				app.Span().ID("compare-regressed").Class("bad").Text(fmtInt(c.Regressed)+" regressed"),
+			),
+		),
+	)
+}
+
+// renderDeltaBars charts each dimension's accuracy difference around a middle line:
+// right for B better, left (.neg) for worse, full half-width at 100 points.
+func renderDeltaBars(dims []compareDimView) app.UI {
+	bars := make([]app.UI, 0, len(dims)+1)
+	if len(dims) == 0 {
+		bars = append(bars, app.P().Class("muted").Text("No dimension had a valid example in both runs."))
+	}
+	for _, d := range dims {
+		accA, accB := noValue, noValue
+		if d.AccuracyA != nil {
+			accA = fmtPct(*d.AccuracyA)
+		}
+		if d.AccuracyB != nil {
+			accB = fmtPct(*d.AccuracyB)
+		}
+		fill := app.Div().Class("fill").Style("width", "0%")
+		value := noValue
+		if d.Delta != nil {
+			v := *d.Delta
+			value = fmtPoints(v)
+			fill = app.Div().Class("fill").Style("width", barWidth(math.Abs(v)/2))
+			if v < 0 {
+				fill = app.Div().Class("fill neg").Style("width", barWidth(math.Abs(v)/2))
+			}
+		}
+		bars = append(bars, app.Div().Class("bar").DataSet("path", dotted(d.Path)).Title("A "+accA+" → B "+accB).Body(
+			app.Span().Class("label").Body(app.Span().Class("mono").Text(dotted(d.Path)),
+				app.Span().Class("muted").Text(" "+accA+" → "+accB)),
+			app.Div().Class("track diverging").Body(fill),
+			app.Span().Class("value").Text(value),
+		))
+	}
+	return app.Section().Class("panel").Style("margin-bottom", "12px").Body(
+		app.H2().Text("Accuracy per dimension, B − A"),
+		app.Div().ID("compare-dimensions").Class("bars delta-bars").Body(bars...),
+	)
+}
+
+// renderFlips lists the examples whose outcome changed, a hundred at a time.
+func (p *ComparePage) renderFlips(c *comparisonView) app.UI {
+	head := app.H2().Text("Changed examples")
+	if len(c.Flips) == 0 {
+		return app.Section().Class("panel").Body(head,
+			app.P().ID("no-flips").Class("muted").Text("No example changed: both runs scored every example the same."))
+	}
+	n := min(max(p.flipsShow, flipsStep), len(c.Flips))
+	rows := make([]app.UI, 0, n)
+	for _, f := range c.Flips[:n] {
+		d := f.QB - f.QA
+		class := "flip"
+		if d > 0 {
+			class += " improved"
+		} else if d < 0 {
+			class += " regressed"
+		}
+		rows = append(rows, app.Tr().Class(class).DataSet("index", f.Index).Body(
+			app.Td().Class("index").Text(strconv.Itoa(f.Index)),
+			app.Td().Body(app.Span().Class("badge "+f.StatusA).Text(f.StatusA), app.Text(" "), app.Span().Class("mono").Text(fmtScore(f.QA))),
+			app.Td().Body(app.Span().Class("badge "+f.StatusB).Text(f.StatusB), app.Text(" "), app.Span().Class("mono").Text(fmtScore(f.QB))),
+			app.Td().Class(map[bool]string{true: "mono ok", false: "mono bad"}[d >= 0]).Text(fmtSigned(d)),
+		))
+	}
+	note := pluralize(len(c.Flips), "changed example")
+	if len(c.Flips) >= maxFlips {
+		note = "the first " + fmtInt(len(c.Flips)) + " changed examples (the server lists at most " + fmtInt(maxFlips) + ")"
+	}
+	return app.Section().Class("panel").Body(
+		app.Div().Class("toolbar").Body(head, app.Span().Class("muted").Text("showing "+fmtInt(n)+" of "+note)),
+		app.Table().ID("flips").Class("data").Body(
+			app.THead().Body(app.Tr().Body(app.Th().Text("#"), app.Th().Text("A: status, score"),
+				app.Th().Text("B: status, score"), app.Th().Text("B − A"))),
+			app.TBody().Body(rows...),
+		),
+		app.If(n < len(c.Flips), func() app.UI {
+			return app.Button().ID("flips-more").Text("Show " + fmtInt(min(flipsStep, len(c.Flips)-n)) + " more").OnClick(p.onMore)
+		}),
+	)
+}

@@ -1,0 +1,81 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Links between the pages, and the API's paths and errors as the pages show them.
+
+// apiPath escapes a workspace path for an API URL, segment by segment.
+func apiPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+// runsURL is the runs page of a benchmark, attached to run id when it is set.
+func runsURL(benchmark, id string) string {
+	q := url.Values{}
+	if benchmark != "" {
+		q.Set("benchmark", benchmark)
+	}
+	if id != "" {
+		q.Set("run", id)
+	}
+	if len(q) == 0 {
+		return "/runs"
+	}
+	return "/runs?" + q.Encode()
+}
+
+// resultsURL is the results page of run id, filtered by example status when set.
+func resultsURL(id, status string) string {
+	q := url.Values{"run": {id}}
+	if status != "" {
+		q.Set("status", status)
+	}
+	return "/results?" + q.Encode()
+}
+
+// compareURL is the comparison page of runs a and b (either may be empty).
+func compareURL(a, b string) string {
+	q := url.Values{}
+	if a != "" {
+		q.Set("a", a)
+	}
+	if b != "" {
+		q.Set("b", b)
+	}
+	if len(q) == 0 {
+		return "/compare"
+	}
+	return "/compare?" + q.Encode()
+}
+
+// editorURL is the editor's page of a workspace benchmark.
+func editorURL(p string) string { return "/?path=" + url.QueryEscape(p) }
+
+// apiErrText explains a failed API call for a page that needs the server.
+func apiErrText(err error) string {
+	if err == nil {
+		return ""
+	}
+	if Offline(err) {
+		return "The server cannot be reached. This page needs it; the editor and the ontology work offline."
+	}
+	if e, ok := err.(*APIError); ok && e.Message != "" {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// apiErrCode is the code of an API error, "" for any other error.
+func apiErrCode(err error) string {
+	if e, ok := err.(*APIError); ok {
+		return e.Code
+	}
+	return ""
+}

@@ -1,0 +1,174 @@
+package web
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Clipping of JSON cells: what a cell shows, and what its title (the full value) may hold.
+const (
+	cellChars  = 80
+	titleChars = 4000
+)
+
+// statusFilters are the choices of the status filter.
+var statusFilters = []struct{ value, label string }{
+	{statusAll, "all"}, {exValid, "valid"}, {exInvalidOutput, "invalid_output"}, {exExecutionError, "execution_error"},
+}
+
+// renderExamples is the paged table of results with its filter, pager and exports.
+func (p *ResultsPage) renderExamples() app.UI {
+	opts := make([]app.UI, 0, len(statusFilters))
+	for _, f := range statusFilters {
+		opts = append(opts, app.Option().Value(f.value).Text(f.label).Selected(f.value == p.status || f.value == statusAll && p.status == ""))
+	}
+	hasPrev := len(p.stack) > 0
+	hasNext := p.page != nil && p.page.Next >= 0
+	bar := app.Div().Class("toolbar").Body(
+		app.H2().Style("margin", "0").Text("Examples"),
+		app.Label().For("status-filter").Text("Status"),
+		app.Select().ID("status-filter").Body(opts...).OnChange(p.onFilter),
+		app.Button().ID("prev-page").Disabled(!hasPrev || p.loading).Text("← Previous").OnClick(p.onPrev),
+		app.Span().ID("page-info").Text(p.pageInfo()),
+		app.Button().ID("next-page").Disabled(!hasNext || p.loading).Text("Next →").OnClick(p.onNext),
+		app.If(p.loading, func() app.UI { return app.Span().Class("muted").Text("loading…") }),
+		app.Span().Class("sep"),
+		p.renderExports(),
+	)
+	return app.Section().ID("examples").Class("panel").Body(bar, p.renderTable())
+}
+
+// pageInfo says which page this is, of how many when the count is known.
+func (p *ResultsPage) pageInfo() string {
+	n := len(p.stack) + 1
+	s := p.summary()
+	if s == nil || (p.run != nil && runActive(p.run.Status)) {
+		return "Page " + strconv.Itoa(n)
+	}
+	count := countFor(*s, p.status)
+	return "Page " + strconv.Itoa(n) + " of " + fmtInt(pageCount(count, pageSize)) + " · " + pluralize(count, "example")
+}
+
+// renderExports links the server's exports of the run, and compares it with another run.
+func (p *ResultsPage) renderExports() app.UI {
+	link := func(format, label string) app.UI {
+		return app.A().ID("export-" + format).Class("button export").Href(exportHref(p.id, format)).
+			Download("benchy-" + p.id + "." + format).Title("Download every result as " + label).Text(label).OnClick(onExport)
+	}
+	completed := p.run != nil && p.run.Status == stCompleted
+	jsonLink := link("json", "JSON")
+	if !completed {
+		jsonLink = app.A().ID("export-json").Class("button export disabled").Aria("disabled", "true").
+			Title("The JSON result document needs a completed run; JSONL and CSV export any run").Text("JSON")
+	}
+	compare := app.A().ID("compare-link").Class("button").Href(compareURL(p.id, "")).Text("Compare with…")
+	return app.Span().Class("row").Body(
+		app.Span().Class("muted").Text("Export"),
+		link("jsonl", "JSONL"), link("csv", "CSV"), jsonLink,
+		app.If(completed, func() app.UI { return compare }),
+	)
+}
+
+// renderTable is the page of results.
+func (p *ResultsPage) renderTable() app.UI {
+	switch {
+	case p.pageErr != nil:
+		return app.P().ID("results-error").Class("error").Text(apiErrText(p.pageErr))
+	case p.page == nil:
+		return app.P().Class("muted").Text("Loading examples…")
+	case len(p.page.Results) == 0 && p.status != "":
+		return app.P().ID("no-results").Class("muted").Text("No example of this run is " + statusText(p.status) + ".")
+	case len(p.page.Results) == 0:
+		return app.P().ID("no-results").Class("muted").Text("This run has no stored results yet.")
+	}
+	showIO := false
+	for _, r := range p.page.Results {
+		if len(r.Input) > 0 || len(r.Expected) > 0 {
+			showIO = true
+		}
+	}
+	head := []app.UI{app.Th().Text("#"), app.Th().Text("Status")}
+	if showIO {
+		head = append(head, app.Th().Text("Input"), app.Th().Text("Expected"))
+	}
+	head = append(head, app.Th().Text("Prediction"), app.Th().Text("Fields"), app.Th().Text("Score"), app.Th().Text("Error"))
+	rows := make([]app.UI, 0, len(p.page.Results))
+	for _, r := range p.page.Results {
+		rows = append(rows, resultRow(r, showIO))
+	}
+	return app.Table().ID("results-table").Class("data results").Body(
+		app.THead().Body(app.Tr().Body(head...)),
+		app.TBody().Body(rows...),
+	)
+}
+
+// resultRow is one example: JSON cells clipped, with the whole value in their title.
+func resultRow(r resultView, showIO bool) app.UI {
+	cells := []app.UI{
+		app.Td().Class("index").Text(strconv.Itoa(r.Index)),
+		app.Td().Body(app.Span().Class("badge " + r.Status).Text(r.Status)),
+	}
+	if showIO {
+		cells = append(cells, jsonCell("input", r.Input), jsonCell("expected", r.Expected))
+	}
+	cells = append(cells, jsonCell("prediction", r.Prediction), marksCell(r.FieldScores),
+		app.Td().Class("example-score").Text(fmtScorePtr(r.Score)), errorCell(r.Error))
+	return app.Tr().Class("result").DataSet("index", r.Index).DataSet("status", r.Status).Body(cells...)
+}
+
+// jsonCell shows compact JSON, clipped.
+func jsonCell(class string, raw json.RawMessage) app.UI {
+	s := compactJSON(raw)
+	if s == "" || s == "null" {
+		return app.Td().Class(class + " muted").Text(noValue)
+	}
+	short, clipped := clipText(s, cellChars)
+	td := app.Td().Class("mono " + class).Text(short)
+	if clipped {
+		full, _ := clipText(s, titleChars)
+		td = td.Title(full)
+	}
+	return td
+}
+
+// marksCell shows ✓ or ✗ for each scored field.
+func marksCell(fields []fieldScoreView) app.UI {
+	if len(fields) == 0 {
+		return app.Td().Class("marks muted").Text(noValue)
+	}
+	marks := make([]app.UI, 0, len(fields))
+	for _, f := range fields {
+		ok := f.Score == 1
+		sign, class := "✗", "mark bad"
+		if ok {
+			sign, class = "✓", "mark ok"
+		}
+		if f.Weight == 0 {
+			class += " unweighted"
+		}
+		title := dotted(f.Path) + ": " + map[bool]string{true: "right", false: "wrong"}[ok] +
+			" (weight " + strconv.FormatFloat(f.Weight, 'f', -1, 64) + ")"
+		marks = append(marks, app.Span().Class(class).DataSet("path", dotted(f.Path)).Title(title).
+			Text(sign+" "+dotted(f.Path)))
+	}
+	return app.Td().Class("marks").Body(marks...)
+}
+
+// errorCell shows an example's error code, and its message and field below.
+func errorCell(e *resultErrorView) app.UI {
+	if e == nil {
+		return app.Td().Class("error-code muted").Text("")
+	}
+	msg := e.Message
+	if len(e.Path) > 0 {
+		msg = dotted(e.Path) + ": " + msg
+	}
+	short, _ := clipText(msg, cellChars)
+	full, _ := clipText(msg, titleChars)
+	return app.Td().Class("error-code").Title(full).Body(
+		app.Code().Class("bad").Text(e.Code),
+		app.Div().Class("muted small").Text(short),
+	)
+}

@@ -1,0 +1,191 @@
+package web
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func (p *RunsPage) Render() app.UI {
+	return shell("/runs",
+		app.Div().ID("runs-page").DataSet("ready", readyFlag(p.ready())).Body(
+			app.H1().Text("Runs"),
+			p.renderPicker(),
+			app.If(p.path != "", func() app.UI {
+				return app.Div().Body(p.renderSetup(), p.renderLive(), p.renderList())
+			}),
+		),
+	)
+}
+
+// ready reports whether the page shows what its requests answered: the benchmarks, the
+// chosen one's file and runs, and the followed run.
+func (p *RunsPage) ready() bool {
+	switch {
+	case p.benchesErr != nil:
+		return true
+	case !p.benchesOK:
+		return false
+	case p.path == "":
+		return true
+	}
+	return (p.file != nil || p.fileErr != nil) && (p.runsOK && p.runsPath == p.path || p.runsErr != nil) &&
+		(p.live.id == "" || p.live.loaded || p.live.err != nil)
+}
+
+// renderPicker is the benchmark select, or why there is none.
+func (p *RunsPage) renderPicker() app.UI {
+	opts := make([]app.UI, 0, len(p.benches)+1)
+	if !slices.ContainsFunc(p.benches, func(b benchView) bool { return b.Path == p.path }) {
+		label := "choose a benchmark"
+		if p.path != "" {
+			label = p.path
+		}
+		opts = append(opts, app.Option().Value(placeholder).Text(label).Disabled(true).Selected(true))
+	}
+	for _, b := range p.benches {
+		opts = append(opts, app.Option().Value(b.Path).Text(benchLabel(b)).Selected(b.Path == p.path))
+	}
+	bar := app.Div().Class("toolbar").Body(
+		app.Label().For("benchmark").Text("Benchmark"),
+		app.Select().ID("benchmark").Body(opts...).OnChange(p.onBenchmark),
+		app.If(p.path != "", func() app.UI {
+			return app.A().ID("edit-benchmark").Href(editorURL(p.path)).Text("open in the editor")
+		}),
+	)
+	switch {
+	case p.benchesErr != nil:
+		return app.Div().Body(bar, app.Div().ID("runs-offline").Class("notice error").Body(
+			app.Text(apiErrText(p.benchesErr)+" "),
+			app.Button().ID("retry").Class("small").Text("Try again").OnClick(p.onRetry),
+		))
+	case p.benchesOK && len(p.benches) == 0:
+		return app.Div().Body(bar, app.Div().ID("no-benchmarks").Class("notice").Body(
+			app.Text("No benchmarks in this workspace yet. "),
+			app.A().Href("/").Text("Write one in the editor"),
+			app.Text(" and save it to run it here."),
+		))
+	case !p.benchesOK && p.path == "":
+		return app.Div().Body(bar, app.P().Class("muted").Text("Loading the workspace's benchmarks…"))
+	}
+	return bar
+}
+
+// benchLabel is a benchmark's line in the select: its path, validity and last score.
+func benchLabel(b benchView) string {
+	s := b.Path
+	if !b.Valid {
+		s += " — invalid (" + pluralize(b.Diagnostics, "problem") + ")"
+	} else if b.Task != "" {
+		s += " — " + b.Task
+	}
+	if b.LastScore != nil {
+		s += " — last score " + fmtScore(*b.LastScore)
+	}
+	return s
+}
+
+// renderSetup describes the benchmark and its binding, and starts a run.
+func (p *RunsPage) renderSetup() app.UI {
+	b := p.bench()
+	info := []app.UI{app.H2().Text(p.path)}
+	if b != nil {
+		tags := app.Div().Class("row").Body(
+			app.If(b.Valid, func() app.UI { return app.Span().Class("badge ok").Text("valid") }).
+				Else(func() app.UI {
+					return app.Span().Class("badge bad").Text("invalid: " + pluralize(b.Diagnostics, "problem"))
+				}),
+			app.If(b.Task != "", func() app.UI {
+				return app.Span().Class("muted").Text(b.Task + " · " + b.Domain + " · " + langLabel(b.Language))
+			}),
+			app.If(b.LastScore != nil, func() app.UI {
+				return app.Span().Body(app.Text("last score "), app.A().Href(resultsURL(b.LastRun, "")).Text(fmtScorePtr(b.LastScore)))
+			}),
+		)
+		info = append(info, tags)
+	}
+	info = append(info, p.renderBinding())
+	form := app.Form().Class("toolbar").ID("run-form").NoValidate(true).OnSubmit(p.onStart).Body(
+		app.Label().For("limit").Text("Examples"),
+		app.Input().ID("limit").Type("number").Min(1).Placeholder("all").Value(p.limit).
+			Title("Evaluate only the first N examples; empty for all").OnInput(p.ValueTo(&p.limit)),
+		app.Label().For("concurrency").Text("Concurrency"),
+		app.Input().ID("concurrency").Type("number").Min(1).Max(256).Value(p.concurrency).
+			Title("How many examples the AI-system gets at once").OnInput(p.ValueTo(&p.concurrency)),
+		app.Button().ID("start").Type("submit").Class("primary").Disabled(p.starting).
+			Text(map[bool]string{true: "Starting…", false: "Start run"}[p.starting]),
+	)
+	return app.Section().ID("run-setup").Class("panel").Style("margin-bottom", "12px").Body(
+		app.Div().Body(info...),
+		form,
+		p.renderRunError(),
+	)
+}
+
+// renderBinding says which binding or provider of the runtime file the benchmark's
+// AI-system uses, and whether the workspace has it.
+func (p *RunsPage) renderBinding() app.UI {
+	line := func(class string, body ...app.UI) app.UI {
+		return app.P().ID("binding").Class("binding " + class).Body(body...)
+	}
+	switch {
+	case p.fileErr != nil:
+		return line("error", app.Text("Cannot read the benchmark: "+apiErrText(p.fileErr)))
+	case p.file == nil:
+		return line("muted", app.Text("Reading the benchmark…"))
+	}
+	sys := p.file.aiSystem()
+	if sys == nil {
+		return line("error",
+			app.Text("This benchmark has "+pluralize(len(p.file.Diagnostics), "problem")+"; fix them before running it. "),
+			app.A().Href(editorURL(p.path)).Text("Open it in the editor"),
+		)
+	}
+	what := []app.UI{app.Text("AI-system ")}
+	kind, names := "binding", []string(nil)
+	if sys.Type == "model" {
+		kind = "provider"
+		what = append(what, app.Code().Text(sys.Model), app.Text(" (model) from provider "))
+		if p.bindings != nil {
+			names = p.bindings.Providers
+		}
+	} else {
+		what = append(what, app.Code().Text(sys.ID), app.Text(" (external) via binding "))
+		if p.bindings != nil {
+			names = p.bindings.Bindings
+		}
+	}
+	name := sys.bindingName()
+	what = append(what, app.Strong().ID("binding-name").Text(name), app.Text(" — "))
+	switch {
+	case p.bindErr != nil:
+		return line("error", append(what, app.Text(apiErrText(p.bindErr)))...)
+	case p.bindings == nil:
+		return line("muted", append(what, app.Text("checking the runtime file…"))...)
+	case slices.Contains(names, name):
+		return line("ok", append(what, app.Span().Class("ok").Text("✓ defined in benchy.runtime.yaml"))...)
+	}
+	return line("bad", append(what, app.Span().Class("bad").Text("✗ no "+kind+" named "+strconv.Quote(name)+
+		" in the workspace's benchy.runtime.yaml: a run will be refused (missing_binding)"))...)
+}
+
+// renderRunError shows why a start, cancel or resume failed.
+func (p *RunsPage) renderRunError() app.UI {
+	if p.runErr == nil {
+		return app.Div().ID("run-error").Hidden(true)
+	}
+	body := []app.UI{}
+	if code := apiErrCode(p.runErr); code != "" {
+		body = append(body, app.Code().Class("code").Text(code), app.Text(": "))
+	}
+	body = append(body, app.Text(apiErrText(p.runErr)))
+	switch apiErrCode(p.runErr) {
+	case "missing_binding":
+		body = append(body, app.Br(), app.Span().Class("muted").Text(
+			"Add the binding to benchy.runtime.yaml in the workspace (a command or an http endpoint), then start again."))
+	case "invalid_benchmark":
+		body = append(body, app.Text(" "), app.A().Href(editorURL(p.path)).Text("Open it in the editor"))
+	}
+	return app.Div().ID("run-error").Class("notice error").Role("alert").Body(body...)
+}

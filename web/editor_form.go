@@ -104,6 +104,15 @@ func (e *Editor) renderClassification(d *form.Doc) app.UI {
 			}),
 		),
 		app.If(ruleText(d.Task) != "", func() app.UI { return app.P().Class("muted").Text(ruleText(d.Task)) }),
+	)
+}
+
+// ontologyLists are the choices the domain and language inputs offer as you type. They never
+// change, so they are rendered once.
+type ontologyLists struct{ app.Compo }
+
+func (o *ontologyLists) Render() app.UI {
+	return app.Div().Body(
 		app.DataList().ID("domains").Body(app.Range(registry.Domains).Slice(func(i int) app.UI {
 			return app.Option().Value(registry.Domains[i].ID).Label(registry.Domains[i].Description)
 		})),

@@ -109,7 +109,10 @@ func (u *ui) serveAppJS(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{header: http.Header{}}
 		req, _ := http.NewRequest(http.MethodGet, "/app.js", nil) // not r: it may be conditional
 		u.pages.ServeHTTP(rec, req)
-		u.appJS = []byte(strings.Replace(rec.body.String(), loaderWithProgress, loaderStreaming, 1))
+		js := strings.Replace(rec.body.String(), loaderWithProgress, loaderStreaming, 1)
+		// A mark for the browser tests: compiled and instantiated, before Go starts.
+		js = strings.Replace(js, "go.run(wasm.instance);", `performance.mark("benchy-instantiated"); go.run(wasm.instance);`, 1)
+		u.appJS = []byte(js)
 	})
 	w.Header().Set("Content-Type", "application/javascript")
 	w.Header().Set("Cache-Control", "no-cache")

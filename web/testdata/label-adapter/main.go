@@ -1,0 +1,37 @@
+// Command label-adapter is a fast stand-in classifier for the browser test of a large run:
+// it speaks the command adapter protocol (a JSON line {"id", "input"} in, {"id", "output"}
+// or {"id", "error"} out), labels a text by its length, and fails every 1,000th example.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+)
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	out := bufio.NewWriter(os.Stdout)
+	enc := json.NewEncoder(out)
+	for in.Scan() {
+		var req struct {
+			ID    int `json:"id"`
+			Input struct {
+				Text string `json:"text"`
+			} `json:"input"`
+		}
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
+			os.Exit(2)
+		}
+		switch {
+		case req.ID%1000 == 999:
+			enc.Encode(map[string]any{"id": req.ID, "error": "no label for this one"})
+		case len(req.Input.Text)%2 == 0:
+			enc.Encode(map[string]any{"id": req.ID, "output": map[string]any{"label": "even"}})
+		default:
+			enc.Encode(map[string]any{"id": req.ID, "output": map[string]any{"label": "odd"}})
+		}
+		out.Flush()
+	}
+}

@@ -440,19 +440,21 @@ func TestBrowserOffline(t *testing.T) {
 			t.Logf("offline: %s failed: %s", r.URL, r.FailedText)
 		}
 	}
-	if b.exists("#yaml") {
-		bad := brokenInvoice(t)
-		want := cliDiagnostics(t, bad)
-		b.setYAML(bad)
-		got := b.waitProblems(len(want))
-		if g, w := diagStrings(got), diagStrings(want); !slices.Equal(g, w) {
-			t.Errorf("offline diagnostics: %v, want %v", g, w)
-		}
-		good := invoiceYAML(t)
-		b.setYAML(good)
-		b.waitValid(cliHash(t, good))
-	} else {
-		t.Log("waiting for editor: offline editing not checked")
+	bad := brokenInvoice(t)
+	want := cliDiagnostics(t, bad)
+	b.setYAML(bad)
+	got := b.waitProblems(len(want))
+	if g, w := diagStrings(got), diagStrings(want); !slices.Equal(g, w) {
+		t.Errorf("offline diagnostics: %v, want %v", g, w)
+	}
+	good := invoiceYAML(t)
+	b.setYAML(good)
+	b.waitValid(cliHash(t, good))
+	// Opening a workspace file needs the server: the editor says so and keeps the text.
+	b.open(srv.URL("/?path=benchmark.yaml"))
+	poll[bool](b, "a note that the file cannot be opened", `(document.getElementById("editor-note") || {textContent: ""}).textContent.includes("cannot open")`, 5*time.Second, "")
+	if kept := eval[string](b, `document.getElementById("yaml").value`); kept != good {
+		t.Errorf("offline open replaced the kept text with %q", kept)
 	}
 	b.screenshot("offline")
 
@@ -460,6 +462,10 @@ func TestBrowserOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.open(srv.URL("/"))
+	// The text typed offline is still there after a reload.
+	if kept := eval[string](b, `document.getElementById("yaml").value`); kept != good {
+		t.Errorf("after a reload the editor shows %q, want the text typed before", kept)
+	}
 	if b.exists("#server-status") {
 		poll[bool](b, "the status to say the server is back", `!document.getElementById("server-status").classList.contains("offline")`, 10*time.Second,
 			`document.getElementById("server-status").textContent`)

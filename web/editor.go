@@ -35,6 +35,7 @@ type Editor struct {
 	compileMS float64
 
 	path       string          // the workspace benchmark being edited, "" for a draft
+	saved      string          // its text as last opened or saved
 	benchmarks []benchmarkInfo // the workspace's, for "open"
 	template   string
 	note       string // the outcome of the last open or save
@@ -54,23 +55,38 @@ type benchmarkInfo struct {
 	Score *float64 `json:"last_score"`
 }
 
+// draft is what the browser keeps of the editor between visits.
+type draft struct {
+	Path  string `json:"path"`  // the workspace file it belongs to, if any
+	YAML  string `json:"yaml"`  // the text as last edited
+	Saved string `json:"saved"` // the file's text as last opened or saved
+}
+
 func (e *Editor) OnMount(ctx app.Context) {
 	e.template = "extract"
-	q := app.Window().URL().Query()
-	e.path = q.Get("path")
-	var draft string
-	ctx.LocalStorage().Get(draftKey, &draft)
+	var d draft
+	ctx.LocalStorage().Get(draftKey, &d)
+	p := app.Window().URL().Query().Get("path")
 	switch {
-	case e.path != "":
-		e.setYAML(ctx, "", false)
-		e.open(ctx, e.path)
-	case draft != "":
-		e.setYAML(ctx, draft, false)
+	case p != "" && d.Path == p && d.YAML != d.Saved:
+		// Unsaved edits of this very file: keep them rather than the server's copy.
+		e.path, e.saved = p, d.Saved
+		e.setYAML(ctx, d.YAML, false)
+		e.note = "your unsaved changes to " + p + " are back; open it again to discard them"
+	case p != "":
+		e.path = p
+		e.open(ctx, p, d)
+	case d.YAML != "":
+		e.path, e.saved = d.Path, d.Saved
+		e.setYAML(ctx, d.YAML, false)
 	default:
 		e.setYAML(ctx, paperExample, false)
 	}
 	e.loadList(ctx)
 }
+
+// unsaved reports whether the text differs from the workspace file it was opened from.
+func (e *Editor) unsaved() bool { return e.path != "" && e.yaml != e.saved }
 
 // setYAML replaces the text, compiles it and fills the form from it when it parses.
 func (e *Editor) setYAML(ctx app.Context, src string, fromForm bool) {
@@ -83,7 +99,7 @@ func (e *Editor) setYAML(ctx app.Context, src string, fromForm bool) {
 	} else if e.doc == nil {
 		e.doc, e.rev = form.New("extract"), e.rev+1
 	}
-	ctx.LocalStorage().Set(draftKey, src)
+	ctx.LocalStorage().Set(draftKey, draft{Path: e.path, YAML: src, Saved: e.saved})
 	if !e.ready {
 		e.ready = true
 		ctx.Defer(func(app.Context) { // after this state is on the page: then it is usable

@@ -35,6 +35,9 @@ func (e *Editor) renderToolbar() app.UI {
 			Title("where to save it in the workspace").
 			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
 		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
+		app.If(e.unsaved(), func() app.UI {
+			return app.Span().ID("unsaved").Class("badge").Title("the text differs from the saved file").Text("unsaved")
+		}),
 		app.Span().Class("sep"),
 		app.Button().ID("download-yaml").Text("Download YAML").OnClick(func(ctx app.Context, ev app.Event) {
 			download(baseName(e.path, "benchmark.yaml"), "application/yaml", e.yaml)
@@ -89,12 +92,13 @@ func (e *Editor) loadList(ctx app.Context) {
 
 func (e *Editor) onOpen(ctx app.Context, ev app.Event) {
 	if p := ctx.JSSrc().Get("value").String(); p != "" {
-		e.open(ctx, p)
+		e.open(ctx, p, draft{})
 	}
 }
 
-// open loads a workspace benchmark into the editor.
-func (e *Editor) open(ctx app.Context, p string) {
+// open loads a workspace benchmark into the editor. When the server cannot be reached, the
+// editor keeps (or shows) fallback, the text the browser kept.
+func (e *Editor) open(ctx app.Context, p string, fallback draft) {
 	ctx.Async(func() {
 		var file struct {
 			YAML string `json:"yaml"`
@@ -103,9 +107,13 @@ func (e *Editor) open(ctx app.Context, p string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
+				if e.doc == nil { // nothing shown yet: the kept text, or the paper's example
+					e.path, e.saved = fallback.Path, fallback.Saved
+					e.setYAML(ctx, orDefault(fallback.YAML, paperExample), false)
+				}
 				return
 			}
-			e.path, e.note, e.noteBad = p, "opened "+p, false
+			e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
 			e.setYAML(ctx, file.YAML, false)
 			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
 		})
@@ -133,7 +141,8 @@ func (e *Editor) onSave(ctx app.Context, ev app.Event) {
 				e.note, e.noteBad = "not saved: "+errorText(err), true
 				return
 			}
-			e.note, e.noteBad = "saved "+p, false
+			e.saved, e.note, e.noteBad = src, "saved "+p, false
+			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
 			if !e.valid {
 				e.note += " (it still has problems: runs need a valid benchmark)"
 			}

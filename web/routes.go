@@ -66,7 +66,15 @@ func itoa(n int64) string {
 // app is cached: go-app's own takes control at once, so a browser that went offline right
 // after its first visit could be left with half an app. An install that cannot cache
 // everything fails, and the next visit tries again.
-var serviceWorker = strings.Replace(app.DefaultAppWorkerJS, workerInstall, workerInstallComplete, 1)
+//
+// And a page's address with a query (/?path=..., /results?run=...) is served from the cached
+// page without it, so that those pages open offline too.
+var serviceWorker = strings.NewReplacer(workerInstall, workerInstallComplete, workerMatch, workerMatchPages).
+	Replace(app.DefaultAppWorkerJS)
+
+const workerMatch = `const cachedResponse = await caches.match(request);`
+
+const workerMatchPages = `const cachedResponse = await caches.match(request, {ignoreSearch: request.mode === "navigate"});`
 
 const workerInstall = `self.addEventListener("install", async (event) => {
   try {

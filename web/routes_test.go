@@ -8,7 +8,8 @@ import (
 // The worker patch must apply to the go-app version in use: if go-app changes its worker,
 // this fails instead of silently keeping the incomplete install.
 func TestServiceWorkerWaitsForCache(t *testing.T) {
-	if !strings.Contains(serviceWorker, "event.waitUntil(installWorker()") || strings.Contains(serviceWorker, workerInstall) {
+	if !strings.Contains(serviceWorker, "event.waitUntil(installWorker()") || strings.Contains(serviceWorker, workerInstall) ||
+		!strings.Contains(serviceWorker, workerMatchPages) || strings.Contains(serviceWorker, workerMatch) {
 		t.Fatal("the service worker's install handler was not replaced: go-app's worker changed")
 	}
 	h := Handler("v1", 100)

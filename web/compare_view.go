@@ -213,6 +213,7 @@ func renderDeltaBars(dims []compareDimView) app.UI {
 	}
 	return app.Section().Class("panel").Style("margin-bottom", "12px").Body(
 		app.H2().Text("Accuracy per dimension, B − A"),
+		app.P().Class("muted").Text("Among each run's valid examples."),
 		app.Div().ID("compare-dimensions").Class("bars delta-bars").Body(bars...),
 	)
 }

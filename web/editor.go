@@ -25,9 +25,10 @@ const draftKey = "benchy-draft"
 type Editor struct {
 	app.Compo
 
-	yaml  string
-	doc   *form.Doc // what the form shows: the last YAML that parsed, or the form's own edits
-	valid bool
+	yaml   string
+	doc    *form.Doc // what the form shows: the last YAML that parsed, or the form's own edits
+	valid  bool
+	parses bool // the YAML parses: the form can write it back without losing anything
 
 	diags     diag.List
 	ir        string // pretty canonical IR of the last valid compile
@@ -92,11 +93,15 @@ func (e *Editor) unsaved() bool { return e.path != "" && e.yaml != e.saved }
 func (e *Editor) setYAML(ctx app.Context, src string, fromForm bool) {
 	e.yaml = src
 	e.compile()
-	if fromForm {
+	d, parses := form.FromYAML(src)
+	e.parses = parses
+	switch {
+	case fromForm:
 		e.rev++
-	} else if d, ok := form.FromYAML(src); ok && !reflect.DeepEqual(d, e.doc) {
+	case parses && !reflect.DeepEqual(d, e.doc):
 		e.doc, e.rev = d, e.rev+1
-	} else if e.doc == nil {
+		ctx.Defer(clearEmptiedInputs)
+	case e.doc == nil:
 		e.doc, e.rev = form.New("extract"), e.rev+1
 	}
 	ctx.LocalStorage().Set(draftKey, draft{Path: e.path, YAML: src, Saved: e.saved})
@@ -143,10 +148,24 @@ func (e *Editor) onYAML(ctx app.Context, ev app.Event) {
 	})
 }
 
-// formChanged writes the form back as canonical YAML.
+// formChanged writes the form back as canonical YAML, keeping the comment lines that head
+// the file (the form has no place for comments inside it).
 func (e *Editor) formChanged(ctx app.Context) {
 	e.doc.SyncWeights()
-	e.setYAML(ctx, e.doc.Canonical(), true)
+	e.setYAML(ctx, form.WithHeader(e.doc.Canonical(), form.Header(e.yaml)), true)
+}
+
+// clearEmptiedInputs empties the form's text inputs whose value the YAML has just removed.
+// go-app drops an empty value instead of setting it, which leaves the old text showing; each
+// input says data-empty="true" when it should be empty. Called only after the YAML (not the
+// form) changed the document, so no one is typing in the form.
+func clearEmptiedInputs(app.Context) {
+	inputs := app.Window().Get("document").Call("querySelectorAll", `#form input[data-empty="true"]`)
+	for i := 0; i < inputs.Get("length").Int(); i++ {
+		if in := inputs.Call("item", i); in.Get("value").String() != "" {
+			in.Set("value", "")
+		}
+	}
 }
 
 func (e *Editor) Render() app.UI {
@@ -160,7 +179,7 @@ func (e *Editor) Render() app.UI {
 			return app.Div().ID("editor-note").Class(cls).Text(e.note)
 		}),
 		app.Div().Class("grid-editor").Body(
-			&formPanel{Ed: e, Rev: e.rev},
+			&formPanel{Ed: e, Rev: e.rev, Parses: e.parses},
 			e.renderSource(),
 			&irPanel{Valid: e.valid, Hash: e.hash, IR: e.ir},
 		),
@@ -174,11 +193,22 @@ func (e *Editor) Render() app.UI {
 // formPanel is the form; Rev changes whenever the document does.
 type formPanel struct {
 	app.Compo
-	Ed  *Editor
-	Rev int
+	Ed     *Editor
+	Rev    int
+	Parses bool
 }
 
-func (p *formPanel) Render() app.UI { return p.Ed.renderForm() }
+// Render shows the form; while the YAML does not parse, the form is shown as it was but
+// cannot be used, so that it cannot write over the text being typed.
+func (p *formPanel) Render() app.UI {
+	if p.Parses {
+		return p.Ed.renderForm()
+	}
+	return app.Div().Body(
+		app.P().ID("form-paused").Class("notice").Text("The YAML does not parse, so the form is paused: fix the problem under the YAML, or undo."),
+		app.FieldSet().Disabled(true).Class("paused").Body(p.Ed.renderForm()),
+	)
+}
 
 // irPanel is the IR preview.
 type irPanel struct {

@@ -42,6 +42,20 @@ func (e *Editor) field(side string, at []int) *form.Field {
 	return &(*list)[at[len(at)-1]]
 }
 
+// dottedPath is the scoring path of the output field at the index path at.
+func (e *Editor) dottedPath(at []int) string {
+	var names []string
+	list := e.doc.Output
+	for _, i := range at {
+		if i >= len(list) {
+			break
+		}
+		names = append(names, list[i].Name)
+		list = list[i].Children
+	}
+	return strings.Join(names, ".")
+}
+
 // onField returns a handler that changes the field at side/at, then rewrites the YAML.
 func (e *Editor) onField(side string, at []int, f func(list *[]form.Field, i int, v string)) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
@@ -74,8 +88,16 @@ func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 	scope := app.EventScope(key)
 	return app.Li().Body(
 		app.Div().Class("field").DataSet("field", key).Body(
-			app.Input().Class("name").Type("text").Value(f.Name).Placeholder("name").Title("field name").
-				OnInput(e.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Name = v }), scope),
+			app.Input().Class("name").Type("text").Value(f.Name).DataSet("empty", f.Name == "").Placeholder("name").Title("field name").
+				OnInput(e.onField(side, at, func(list *[]form.Field, i int, v string) {
+					if side == "output" { // the field's weights follow it
+						from := e.dottedPath(at)
+						(*list)[i].Name = v
+						e.doc.MoveWeights(from, e.dottedPath(at))
+						return
+					}
+					(*list)[i].Name = v
+				}), scope),
 			app.Select().Class("type").Title("type").
 				OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).
 				Body(app.Range(form.Types).Slice(func(k int) app.UI {
@@ -85,7 +107,7 @@ func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 					return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
 				})),
 			app.If(f.Type == "enum", func() app.UI {
-				return app.Input().Class("members").Type("text").Value(strings.Join(f.Members, ", ")).
+				return app.Input().Class("members").Type("text").Value(strings.Join(f.Members, ", ")).DataSet("empty", strings.Join(f.Members, ", ") == "").
 					Placeholder("a, b, c").Title("enum members, separated by commas").
 					OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Members = splitMembers(v) }), scope)
 			}),

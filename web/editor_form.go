@@ -2,6 +2,7 @@ package web
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -40,7 +41,7 @@ func (e *Editor) renderForm() app.UI {
 			app.P().ID("form-folded").Class("notice").Textf("This program has %d fields: the form is folded so that typing in the YAML stays fast.", n),
 			app.Button().ID("unfold-form").Text("Show every field").OnClick(func(ctx app.Context, ev app.Event) { e.wholeForm = true }),
 			app.H3().Text("Data"),
-			app.Input().ID("data-path").Type("text").Value(d.DataPath).OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+			app.Input().ID("data-path").Type("text").Value(d.DataPath).DataSet("empty", d.DataPath == "").OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
 			app.H3().Text("AI-system"),
 			e.renderSystem(d),
 		)
@@ -62,7 +63,7 @@ func (e *Editor) renderForm() app.UI {
 		e.renderWeights(d),
 		app.H3().Text("Data"),
 		app.Label().For("data-path").Text("JSONL dataset, relative to the benchmark file"),
-		app.Input().ID("data-path").Type("text").Value(d.DataPath).OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+		app.Input().ID("data-path").Type("text").Value(d.DataPath).DataSet("empty", d.DataPath == "").OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
 		app.H3().Text("AI-system"),
 		e.renderSystem(d),
 	)
@@ -73,7 +74,7 @@ func (e *Editor) renderClassification(d *form.Doc) app.UI {
 	lang := func(id, label, v string, set func(d *form.Doc, v string)) app.UI {
 		return app.Div().Body(
 			app.Label().For(id).Text(label),
-			app.Input().ID(id).Type("text").List("languages").Value(v).Placeholder("es, en, …").
+			app.Input().ID(id).Type("text").List("languages").Value(v).DataSet("empty", v == "").Placeholder("es, en, …").
 				Attr("autocomplete", "off").OnInput(e.edit(set)),
 		)
 	}
@@ -91,7 +92,7 @@ func (e *Editor) renderClassification(d *form.Doc) app.UI {
 			),
 			app.Div().Body(
 				app.Label().For("domain").Text("domain"),
-				app.Input().ID("domain").Type("text").List("domains").Value(d.Domain).Placeholder("search domains").
+				app.Input().ID("domain").Type("text").List("domains").Value(d.Domain).DataSet("empty", d.Domain == "").Placeholder("search domains").
 					Attr("autocomplete", "off").OnInput(e.edit(func(d *form.Doc, v string) { d.Domain = v })),
 			),
 			app.If(d.Task == "translate", func() app.UI {
@@ -164,7 +165,7 @@ func (e *Editor) renderWeights(d *form.Doc) app.UI {
 			return app.Tr().Body(
 				app.Td().Class("mono").Text(p),
 				app.Td().Body(app.Input().Type("text").Attr("inputmode", "decimal").DataSet("path", p).
-					Value(d.Weights[p]).OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
+					Value(d.Weights[p]).DataSet("empty", d.Weights[p] == "").OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
 			)
 		}),
 	))
@@ -174,7 +175,7 @@ func (e *Editor) renderSystem(d *form.Doc) app.UI {
 	text := func(id, label, v, hint string, set func(d *form.Doc, v string)) app.UI {
 		return app.Div().Body(
 			app.Label().For(id).Text(label),
-			app.Input().ID(id).Type("text").Value(v).Placeholder(hint).OnInput(e.edit(set)),
+			app.Input().ID(id).Type("text").Value(v).DataSet("empty", v == "").Placeholder(hint).OnInput(e.edit(set)),
 		)
 	}
 	return app.Div().Body(
@@ -200,13 +201,13 @@ func (e *Editor) renderParams(d *form.Doc) app.UI {
 		app.Label().Text("parameters"),
 		app.Range(d.Params).Slice(func(i int) app.UI {
 			return app.Div().Class("field").Body(
-				app.Input().Class("name").Type("text").Value(d.Params[i].Key).Placeholder("temperature").
+				app.Input().Class("name").Type("text").Value(d.Params[i].Key).DataSet("empty", d.Params[i].Key == "").Placeholder("temperature").
 					OnInput(e.edit(func(d *form.Doc, v string) {
 						if i < len(d.Params) {
 							d.Params[i].Key = v
 						}
 					}), app.EventScope(i)),
-				app.Input().Type("text").Value(d.Params[i].Value).Placeholder("0").
+				app.Input().Type("text").Value(d.Params[i].Value).DataSet("empty", d.Params[i].Value == "").Placeholder("0").
 					OnInput(e.edit(func(d *form.Doc, v string) {
 						if i < len(d.Params) {
 							d.Params[i].Value = v
@@ -220,7 +221,7 @@ func (e *Editor) renderParams(d *form.Doc) app.UI {
 			)
 		}),
 		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(e.edit(func(d *form.Doc, _ string) {
-			d.Params = append(d.Params, form.Param{Key: "temperature", Value: "0"})
+			d.Params = append(d.Params, newParam(d.Params))
 		})),
 	)
 }
@@ -234,4 +235,19 @@ func countFields(fs []form.Field) int {
 		n += countFields(f.Children)
 	}
 	return n
+}
+
+// newParam is a parameter the list does not have yet: a common one first.
+func newParam(have []form.Param) form.Param {
+	taken := func(k string) bool { return slices.ContainsFunc(have, func(p form.Param) bool { return p.Key == k }) }
+	for _, p := range []form.Param{{Key: "temperature", Value: "0"}, {Key: "max_tokens", Value: "1024"}, {Key: "seed", Value: "1"}, {Key: "top_p", Value: "1"}} {
+		if !taken(p.Key) {
+			return p
+		}
+	}
+	for i := 2; ; i++ {
+		if k := "param_" + strconv.Itoa(i); !taken(k) {
+			return form.Param{Key: k, Value: "0"}
+		}
+	}
 }

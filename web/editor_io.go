@@ -1,6 +1,8 @@
 package web
 
 import (
+	"errors"
+	"net/url"
 	"path"
 	"strings"
 
@@ -31,7 +33,7 @@ func (e *Editor) renderToolbar() app.UI {
 				return app.Option().Value(b.Path).Text(label).Selected(b.Path == e.path)
 			}),
 		),
-		app.Input().ID("save-path").Type("text").Placeholder("folder/benchmark.yaml").Value(e.path).
+		app.Input().ID("save-path").Type("text").Placeholder("folder/benchmark.yaml").Value(e.path).DataSet("empty", e.path == "").
 			Title("where to save it in the workspace").
 			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
 		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
@@ -46,7 +48,7 @@ func (e *Editor) renderToolbar() app.UI {
 			download(strings.TrimSuffix(strings.TrimSuffix(baseName(e.path, "benchmark.yaml"), ".yaml"), ".yml")+".ir.json", "application/json", e.ir+"\n")
 		}),
 		app.If(e.path != "", func() app.UI {
-			return app.A().ID("run-link").Class("button").Href("/runs?benchmark=" + e.path).Text("Run…")
+			return app.A().ID("run-link").Class("button").Href("/runs?benchmark=" + url.QueryEscape(e.path)).Text("Run…")
 		}),
 	)
 }
@@ -74,7 +76,10 @@ func download(name, mime, text string) {
 
 func (e *Editor) onNew(ctx app.Context, ev app.Event) {
 	e.doc = form.New(e.template)
-	e.path, e.note = "", ""
+	e.path, e.saved, e.note = "", "", ""
+	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
+		el.Set("value", "") // go-app leaves an emptied value showing
+	}
 	e.setYAML(ctx, e.doc.Canonical(), true)
 }
 
@@ -103,7 +108,7 @@ func (e *Editor) open(ctx app.Context, p string, fallback draft) {
 		var file struct {
 			YAML string `json:"yaml"`
 		}
-		err := Get(ctx, "/api/benchmarks/"+p, &file)
+		err := Get(ctx, "/api/benchmarks/"+escapePath(p), &file)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
@@ -121,35 +126,76 @@ func (e *Editor) open(ctx app.Context, p string, fallback draft) {
 }
 
 func (e *Editor) onSave(ctx app.Context, ev app.Event) {
+	typed := e.path
 	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
-		e.path = strings.TrimSpace(el.Get("value").String())
+		typed = el.Get("value").String()
 	}
-	p := e.path
-	if p == "" {
-		e.note, e.noteBad = "name the file first, e.g. my-benchmark/benchmark.yaml", true
+	p, err := savePath(typed)
+	if err != nil {
+		e.note, e.noteBad = "not saved: "+err.Error(), true
 		return
-	}
-	if !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
-		p += ".yaml"
-		e.path = p
 	}
 	src := e.yaml
 	ctx.Async(func() {
-		err := Send(ctx, "PUT", "/api/benchmarks/"+p, map[string]string{"yaml": src}, nil)
+		err := Send(ctx, "PUT", "/api/benchmarks/"+escapePath(p), map[string]string{"yaml": src}, nil)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				e.note, e.noteBad = "not saved: "+errorText(err), true
 				return
 			}
-			e.saved, e.note, e.noteBad = src, "saved "+p, false
-			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
+			e.path, e.saved, e.note, e.noteBad = p, src, "saved "+p, false
 			if !e.valid {
 				e.note += " (it still has problems: runs need a valid benchmark)"
 			}
+			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
 			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
 			e.loadList(ctx)
 		})
 	})
+}
+
+// savePath checks a workspace path typed by the user and completes it: relative, inside the
+// workspace, no hidden folders, ending in .yaml (added when missing).
+func savePath(typed string) (string, error) {
+	p := strings.TrimPrefix(strings.TrimSpace(typed), "./")
+	switch {
+	case p == "":
+		return "", errors.New("name the file first, e.g. my-benchmark/benchmark.yaml")
+	case strings.HasPrefix(p, "/") || strings.Contains(p, "\\"):
+		return "", errors.New("the path is relative to the workspace, with / between folders, e.g. my-benchmark/benchmark.yaml")
+	case strings.ContainsAny(p, "?#%"):
+		return "", errors.New("a file name cannot contain ?, # or %")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch {
+		case seg == "" || seg == ".":
+			return "", errors.New("the path has an empty folder name")
+		case seg == "..":
+			return "", errors.New("the file must be inside the workspace: no ..")
+		case strings.HasPrefix(seg, "."):
+			return "", errors.New("hidden files and folders (starting with .) are not benchmarks")
+		}
+	}
+	lower := strings.ToLower(p)
+	switch {
+	case strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml"):
+		p = p[:strings.LastIndex(p, ".")] + lower[strings.LastIndex(lower, "."):]
+	default:
+		p += ".yaml"
+	}
+	if path.Base(p) == "benchy.runtime.yaml" {
+		return "", errors.New("benchy.runtime.yaml is the workspace's runtime file, not a benchmark")
+	}
+	return p, nil
+}
+
+// escapePath escapes each segment of a workspace path for a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }
 
 // errorText explains an API error; a network error means the server is not reachable.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/benchy-eval/benchy/web/form"
@@ -50,5 +51,34 @@ func TestFieldEdits(t *testing.T) {
 	setTask(d, "extract")
 	if d.Language != "en" || d.Source != "" {
 		t.Errorf("from translate: %+v", d)
+	}
+}
+
+func TestSavePath(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{"b.yaml", "b.yaml", ""},
+		{" ./dir/b ", "dir/b.yaml", ""},
+		{"x.YAML", "x.yaml", ""},
+		{"a/b.yml", "a/b.yml", ""},
+		{"", "", "name the file"},
+		{"../x.yaml", "", "inside the workspace"},
+		{"sub/../../y.yaml", "", "inside the workspace"},
+		{"/tmp/abs.yaml", "", "relative"},
+		{"q?x=1.yaml", "", "cannot contain"},
+		{"h#a.yaml", "", "cannot contain"},
+		{"a//b.yaml", "", "empty folder"},
+		{".benchy/x.yaml", "", "hidden"},
+		{"benchy.runtime.yaml", "", "runtime file"},
+	} {
+		got, err := savePath(c.in)
+		switch {
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("savePath(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("savePath(%q) = %q, %v; want an error about %q", c.in, got, err, c.err)
+		}
+	}
+	if got := escapePath("my dir/a#b.yaml"); got != "my%20dir/a%23b.yaml" {
+		t.Errorf("escapePath = %q", got)
 	}
 }

@@ -161,5 +161,5 @@ func (p *ResultsPage) renderDimensions() app.UI {
 	}
 	body := app.Div().ID("dimensions").Class("bars").Body(bars...)
 	return app.Section().Class("panel").Style("margin-bottom", "12px").Body(
-		app.H2().Text("Accuracy per dimension"), body)
+		app.H2().Text("Accuracy per dimension"), app.P().Class("muted").Text("Among valid examples: invalid outputs and execution errors are counted in the score, not here."), body)
 }

@@ -320,7 +320,7 @@ func (w *writer) weights(d *Doc) {
 				walk(depth+1, p+".", f.Children)
 				continue
 			}
-			w.line(depth, f.Name, value(orDefault(d.Weights[p], "1")))
+			w.line(depth, f.Name, value(d.Weights[p])) // an emptied weight is written "" and reported
 		}
 	}
 	if len(d.Leaves()) == 0 {
@@ -382,4 +382,61 @@ func (d *Doc) Canonical() string {
 		return raw
 	}
 	return string(out)
+}
+
+// Header is the comment lines that open a YAML text, before its first key (blank lines
+// between them included, trailing ones not).
+func Header(src string) string {
+	var b strings.Builder
+	end := 0
+	for _, line := range strings.SplitAfter(src, "\n") {
+		t := strings.TrimSpace(line)
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		b.WriteString(line)
+		if t != "" {
+			end = b.Len()
+		}
+	}
+	return b.String()[:end]
+}
+
+// WithHeader puts header (comment lines) at the top of a canonical YAML text and formats
+// the result, so that what the form writes is still what `benchy fmt` prints.
+func WithHeader(canonical, header string) string {
+	if header == "" {
+		return canonical
+	}
+	if !strings.HasSuffix(header, "\n") {
+		header += "\n"
+	}
+	out, err := compiler.Format([]byte(header + canonical))
+	if err != nil {
+		return header + canonical
+	}
+	return string(out)
+}
+
+// MoveWeights carries the weights of an output field (a leaf, or every leaf under an object)
+// from its old dotted path to its new one, so that renaming a field keeps its weights.
+func (d *Doc) MoveWeights(from, to string) {
+	if from == to || d.Weights == nil {
+		return
+	}
+	moved := map[string]string{}
+	for p, w := range d.Weights {
+		switch {
+		case p == from:
+			moved[to] = w
+		case strings.HasPrefix(p, from+"."):
+			moved[to+strings.TrimPrefix(p, from)] = w
+		default:
+			continue
+		}
+		delete(d.Weights, p)
+	}
+	for p, w := range moved {
+		d.Weights[p] = w
+	}
 }

@@ -3,6 +3,7 @@ package form
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/benchy-eval/benchy/compiler"
@@ -87,5 +88,46 @@ func TestFromInvalid(t *testing.T) {
 	}
 	if _, ok := FromYAML("a: [\n"); ok {
 		t.Fatal("broken YAML filled the form")
+	}
+}
+
+// The form keeps the comment lines heading a file, and the result is still canonical.
+func TestHeader(t *testing.T) {
+	src := "# The paper's invoice example.\n#\n# yaml-language-server: $schema=x\n\nversion: \"1.0\"\n# inner\nbenchmark: {}\n"
+	if h := Header(src); h != "# The paper's invoice example.\n#\n# yaml-language-server: $schema=x\n" {
+		t.Fatalf("Header = %q", h)
+	}
+	if h := Header("version: \"1.0\"\n# late\n"); h != "" {
+		t.Fatalf("Header of a file without one = %q", h)
+	}
+	d := New("classify")
+	out := WithHeader(d.Canonical(), Header(src))
+	if !strings.HasPrefix(out, "# The paper's invoice example.\n") {
+		t.Fatalf("header lost:\n%s", out)
+	}
+	if f, err := compiler.Format([]byte(out)); err != nil || string(f) != out {
+		t.Fatalf("not canonical:\n%s\nfmt:\n%s (%v)", out, f, err)
+	}
+	if _, ds := compiler.Compile([]byte(out)); len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	if WithHeader("a: 1\n", "") != "a: 1\n" {
+		t.Fatal("no header changed the text")
+	}
+}
+
+func TestMoveWeights(t *testing.T) {
+	d := New("extract")
+	d.Output = []Field{{Name: "total", Type: "float"}, {Name: "supplier", Type: "object", Children: []Field{{Name: "name", Type: "string"}, {Name: "id", Type: "string"}}}}
+	d.SyncWeights()
+	d.Weights["total"], d.Weights["supplier.name"], d.Weights["supplier.id"] = "7", "2", "3"
+	d.Output[0].Name = "amount"
+	d.MoveWeights("total", "amount")
+	d.Output[1].Name = "vendor"
+	d.MoveWeights("supplier", "vendor")
+	d.SyncWeights()
+	want := map[string]string{"amount": "7", "vendor.name": "2", "vendor.id": "3"}
+	if !reflect.DeepEqual(d.Weights, want) {
+		t.Fatalf("weights %v, want %v", d.Weights, want)
 	}
 }

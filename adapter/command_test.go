@@ -303,7 +303,9 @@ func TestCommandBigOutput(t *testing.T) {
 }
 
 func TestCommandStartFailure(t *testing.T) {
-	f := echoFactory(t, t.TempDir(), filepath.Join(t.TempDir(), "no-such-program"), "5s", nil)
+	notExecutable := filepath.Join(t.TempDir(), "not-a-program")
+	os.WriteFile(notExecutable, []byte("just text\n"), 0o644)
+	f := echoFactory(t, t.TempDir(), notExecutable, "5s", nil)
 	a, err := f()
 	if err == nil {
 		a.Close()
@@ -311,6 +313,41 @@ func TestCommandStartFailure(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), `binding "echo": cannot start the command`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A binding whose program, or a program it requires, is not on this machine is a missing
+// binding before any example runs, saying what to build or install.
+func TestCommandNotInstalled(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ runtime, want string }{
+		{"bindings:\n  echo:\n    command: [./no-such-program]\n", "no-such-program, which does not exist"},
+		{"bindings:\n  echo:\n    command: [no-such-program-in-path]\n", "no-such-program-in-path, which is not installed"},
+		{fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    requires: {no-such-ocr: fake-ocr-pkg, sh: dash}\n", echoBin),
+			`needs no-such-ocr, not installed here: apt-get install fake-ocr-pkg`},
+	} {
+		path := filepath.Join(dir, "runtime.yaml")
+		os.WriteFile(path, []byte(c.runtime), 0o644)
+		rt, err := LoadRuntime(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "echo"}}, "", nil)
+		if !errors.Is(err, engine.ErrMissingBinding) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want a missing binding saying %q", c.runtime, err, c.want)
+		}
+	}
+	path := filepath.Join(dir, "runtime.yaml")
+	os.WriteFile(path, []byte(fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    requires: {sh: dash}\n", echoBin)), 0o644)
+	rt, err := LoadRuntime(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "echo"}}, "", nil); err != nil {
+		t.Errorf("everything installed: %v", err)
+	}
+	if _, err := ParseRuntime([]byte("bindings:\n  echo:\n    command: [x]\n    requires: [tesseract]\n"), dir); err == nil || !strings.Contains(err.Error(), "requires must be a mapping") {
+		t.Errorf("requires as a list: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,12 +37,13 @@ type Runtime struct {
 
 // binding is one AI-system's adapter settings: exactly one of command and url is set.
 type binding struct {
-	name    string
-	command []string // a relative program path is already resolved against dir
-	url     string
-	timeout time.Duration
-	dir     string // absolute: the runtime file's directory, the command's working directory
-	http    httpShared
+	name     string
+	command  []string // a relative program path is already resolved against dir
+	requires []requirement
+	url      string
+	timeout  time.Duration
+	dir      string // absolute: the runtime file's directory, the command's working directory
+	http     httpShared
 }
 
 // RuntimeFile is the name of a workspace's runtime file: `benchy run` looks for it beside
@@ -118,6 +120,9 @@ func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.F
 			return nil, "", r.missing(sys.ID)
 		}
 		if bd.command != nil {
+			if err := bd.installed(); err != nil {
+				return nil, "", err
+			}
 			return bd.commandFactory(log), bd.name, nil
 		}
 		return bd.httpFactory(), bd.name, nil
@@ -125,6 +130,35 @@ func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.F
 		return r.modelFactory(b, root)
 	}
 	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
+}
+
+// requirement is a program a command binding needs, and the package that installs it.
+type requirement struct {
+	program, pkg string
+}
+
+// installed checks, before any example runs, that the binding's command and the programs it
+// requires are on this machine: a missing one is a missing binding that says what to install,
+// not an error on every example.
+func (b *binding) installed() error {
+	if prog := b.command[0]; strings.ContainsRune(prog, filepath.Separator) {
+		if _, err := os.Stat(prog); err != nil {
+			return fmt.Errorf("%w: binding %q runs %s, which does not exist (is it built? the examples' adapters are built by make examples)", engine.ErrMissingBinding, b.name, prog)
+		}
+	} else if _, err := exec.LookPath(prog); err != nil {
+		return fmt.Errorf("%w: binding %q runs %s, which is not installed or not in PATH", engine.ErrMissingBinding, b.name, prog)
+	}
+	var missing, pkgs []string
+	for _, r := range b.requires {
+		if _, err := exec.LookPath(r.program); err != nil {
+			missing, pkgs = append(missing, r.program), append(pkgs, r.pkg)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w: binding %q needs %s, not installed here: apt-get install %s (for the examples: make examples-deps)",
+			engine.ErrMissingBinding, b.name, strings.Join(missing, ", "), strings.Join(slices.Compact(slices.Sorted(slices.Values(pkgs))), " "))
+	}
+	return nil
 }
 
 func (r *Runtime) binding(id string) *binding {

@@ -17,7 +17,7 @@ import (
 // The keys a runtime file may use, in the order its documentation gives them.
 var (
 	topKeys     = []string{"bindings", "providers"}
-	bindingKeys = []string{"command", "http", "timeout"}
+	bindingKeys = []string{"command", "http", "timeout", "requires"}
 )
 
 // runtimeParser walks a runtime file's YAML nodes in document order, so that its problems
@@ -115,9 +115,11 @@ func (p *runtimeParser) binding(e entry) *binding {
 			b.url = p.url(fmt.Sprintf("binding %q: http", name), "http://127.0.0.1:9000/invoke", e.value, at)
 		case "timeout":
 			b.timeout = p.timeout(fmt.Sprintf("binding %q", name), e.value, at)
+		case "requires":
+			b.requires = p.requires(name, e.value, at)
 		default:
 			unknown = true
-			p.unknown(*e, path, bindingKeys, fmt.Sprintf("binding %q: unknown key %q; a binding has the keys command, http and timeout", name, e.key))
+			p.unknown(*e, path, bindingKeys, fmt.Sprintf("binding %q: unknown key %q; a binding has the keys command, http, timeout and requires", name, e.key))
 		}
 	}
 	switch {
@@ -130,6 +132,25 @@ func (p *runtimeParser) binding(e entry) *binding {
 		return nil
 	}
 	return b
+}
+
+// requires checks a binding's programs: a mapping of program name to the package that
+// installs it, e.g. {tesseract: tesseract-ocr}.
+func (p *runtimeParser) requires(name string, n ast.Node, path []string) []requirement {
+	entries, ok := p.mapping(n, path, fmt.Sprintf("binding %q: requires must be a mapping of program to the package that installs it, such as {tesseract: tesseract-ocr}", name))
+	if !ok {
+		return nil
+	}
+	var out []requirement
+	for _, e := range entries {
+		pkg, ok := scalarText(e.value)
+		if e.key == "" || !ok || pkg == "" || strings.ContainsAny(e.key, "/\\") {
+			p.report(e.keyNode, append(path, e.key), fmt.Sprintf("binding %q: requires maps a program name (looked up in PATH) to the package that installs it", name))
+			continue
+		}
+		out = append(out, requirement{program: e.key, pkg: pkg})
+	}
+	return out
 }
 
 // command checks an argument list. A plain number or boolean is an argument as written, so

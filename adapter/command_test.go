@@ -325,6 +325,8 @@ func TestCommandNotInstalled(t *testing.T) {
 		{"bindings:\n  echo:\n    command: [no-such-program-in-path]\n", "no-such-program-in-path, which is not installed"},
 		{fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    requires: {no-such-ocr: fake-ocr-pkg, sh: dash}\n", echoBin),
 			`needs no-such-ocr, not installed here: apt-get install fake-ocr-pkg`},
+		{fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    requires: {/no/such/dir/langdetect: python3-langdetect}\n", echoBin),
+			`needs /no/such/dir/langdetect, not installed here: apt-get install python3-langdetect`},
 	} {
 		path := filepath.Join(dir, "runtime.yaml")
 		os.WriteFile(path, []byte(c.runtime), 0o644)

@@ -150,7 +150,11 @@ func (b *binding) installed() error {
 	}
 	var missing, pkgs []string
 	for _, r := range b.requires {
-		if _, err := exec.LookPath(r.program); err != nil {
+		if filepath.IsAbs(r.program) {
+			if _, err := os.Stat(r.program); err != nil {
+				missing, pkgs = append(missing, r.program), append(pkgs, r.pkg)
+			}
+		} else if _, err := exec.LookPath(r.program); err != nil {
 			missing, pkgs = append(missing, r.program), append(pkgs, r.pkg)
 		}
 	}

@@ -134,8 +134,9 @@ func (p *runtimeParser) binding(e entry) *binding {
 	return b
 }
 
-// requires checks a binding's programs: a mapping of program name to the package that
-// installs it, e.g. {tesseract: tesseract-ocr}.
+// requires checks a binding's programs: a mapping of program name (or absolute path of a
+// file, such as a library's folder) to the package that installs it, e.g.
+// {tesseract: tesseract-ocr}.
 func (p *runtimeParser) requires(name string, n ast.Node, path []string) []requirement {
 	entries, ok := p.mapping(n, path, fmt.Sprintf("binding %q: requires must be a mapping of program to the package that installs it, such as {tesseract: tesseract-ocr}", name))
 	if !ok {
@@ -144,8 +145,8 @@ func (p *runtimeParser) requires(name string, n ast.Node, path []string) []requi
 	var out []requirement
 	for _, e := range entries {
 		pkg, ok := scalarText(e.value)
-		if e.key == "" || !ok || pkg == "" || strings.ContainsAny(e.key, "/\\") {
-			p.report(e.keyNode, append(path, e.key), fmt.Sprintf("binding %q: requires maps a program name (looked up in PATH) to the package that installs it", name))
+		if e.key == "" || !ok || pkg == "" || (strings.ContainsAny(e.key, "/\\") && !filepath.IsAbs(e.key)) {
+			p.report(e.keyNode, append(path, e.key), fmt.Sprintf("binding %q: requires maps a program name (looked up in PATH) or an absolute path to the package that installs it", name))
 			continue
 		}
 		out = append(out, requirement{program: e.key, pkg: pkg})

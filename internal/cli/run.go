@@ -24,7 +24,7 @@ import (
 
 func runRun(e *env, args []string) int {
 	fs := flags(e, "run")
-	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+adapter.RuntimeFile+" beside the benchmark, then in the working directory)")
+	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+adapter.RuntimeFile+" beside the benchmark, then in its workspace, then in the working directory)")
 	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
@@ -156,7 +156,11 @@ func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 		rt, err := adapter.LoadRuntime(named)
 		return rt, named, err
 	}
-	for _, p := range []string{filepath.Join(filepath.Dir(benchmark), adapter.RuntimeFile), adapter.RuntimeFile} {
+	candidates := []string{filepath.Join(filepath.Dir(benchmark), adapter.RuntimeFile)}
+	if ws, ok := findWorkspace(filepath.Dir(benchmark)); ok { // a benchmark in a workspace's subfolder
+		candidates = append(candidates, filepath.Join(ws, adapter.RuntimeFile))
+	}
+	for _, p := range append(candidates, adapter.RuntimeFile) {
 		if _, err := os.Stat(p); err == nil {
 			rt, err := adapter.LoadRuntime(p)
 			return rt, p, err

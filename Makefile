@@ -7,7 +7,7 @@ WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/... ./web/form/...
 EXAMPLE := assets/examples/invoices/benchmark.yaml
 
-.PHONY: all build wasm run test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
+.PHONY: all build wasm run examples examples-deps test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
 
 all: build
 
@@ -25,11 +25,22 @@ wasm:
 # The app on the examples workspace, on loopback: open http://127.0.0.1:8080/
 ADDR ?= 127.0.0.1:8080
 
-run: build
-	$(GO) build -o bin/invoice-standin ./engine/testdata/invoice-adapter
+run: build examples
 	$(BIN) validate $(EXAMPLE)
-	@echo "IR hash of the paper's example: $$($(BIN) compile --hash $(EXAMPLE))"
+	@echo "IR hash of the invoices example: $$($(BIN) compile --hash $(EXAMPLE))"
 	$(BIN) serve --workspace assets/examples --addr $(ADDR)
+
+# The examples' AI-system adapters (assets/examples/*/*/main.go), into bin/examples/.
+examples:
+	$(GO) build -o bin/examples/ ./assets/examples/...
+
+# The Debian packages of the examples' real AI-systems (root, or sudo).
+EXAMPLE_DEPS := tesseract-ocr tesseract-ocr-eng apertium apertium-en-es espeak-ng sox \
+	pocketsphinx pocketsphinx-en-us python3 python3-langdetect
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+examples-deps:
+	$(SUDO) apt-get install -y --no-install-recommends $(EXAMPLE_DEPS)
 
 test: lint wasm test-native test-wasm
 
@@ -37,9 +48,11 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# BENCHY_BROWSER=1: the browser tests (web/) fail rather than skip when Chromium is missing.
+# BENCHY_BROWSER=1: the browser tests (web/) fail rather than skip when Chromium is missing;
+# BENCHY_EXAMPLES=1: the examples' end-to-end runs fail rather than skip when their real
+# AI-systems are missing (make examples-deps installs them).
 test-native:
-	BENCHY_BROWSER=1 $(GO) test ./...
+	BENCHY_BROWSER=1 BENCHY_EXAMPLES=1 $(GO) test ./...
 
 # The pure packages again, compiled to WebAssembly and run under Node: the same golden files
 # must come out byte for byte.

@@ -12,7 +12,7 @@ import (
 // The paper's example read into the form and written back is the same benchmark, in
 // canonical form.
 func TestRoundTripExample(t *testing.T) {
-	src, err := os.ReadFile("../../assets/examples/invoices/benchmark.yaml")
+	src, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml") // the paper's example
 	if err != nil {
 		t.Fatal(err)
 	}

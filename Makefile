@@ -35,7 +35,7 @@ examples:
 	$(GO) build -o bin/examples/ ./assets/examples/...
 
 # The Debian packages of the examples' real AI-systems (root, or sudo).
-EXAMPLE_DEPS := tesseract-ocr tesseract-ocr-eng apertium apertium-en-es espeak-ng sox \
+EXAMPLE_DEPS := tesseract-ocr tesseract-ocr-eng apertium apertium-eng-spa espeak-ng sox \
 	pocketsphinx pocketsphinx-en-us python3 python3-langdetect
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

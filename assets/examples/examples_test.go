@@ -5,8 +5,8 @@ package examples_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io/fs"

@@ -3,6 +3,7 @@ package web
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -182,8 +183,13 @@ func (p *RunsPage) renderRunError() app.UI {
 	body = append(body, app.Text(apiErrText(p.runErr)))
 	switch apiErrCode(p.runErr) {
 	case "missing_binding":
-		body = append(body, app.Br(), app.Span().Class("muted").Text(
-			"Add the binding to benchy.runtime.yaml in the workspace (a command or an http endpoint), then start again."))
+		hint := "Add the binding to benchy.runtime.yaml in the workspace (a command or an http endpoint), then start again."
+		if msg := apiErrText(p.runErr); strings.Contains(msg, "not installed") || strings.Contains(msg, "does not exist") {
+			hint = "The binding is there, but what it runs is not on the server's machine: install or build it as the message says, then start again."
+		} else if strings.Contains(msg, "provider") {
+			hint = "Define the provider under providers: in benchy.runtime.yaml in the workspace, then start again."
+		}
+		body = append(body, app.Br(), app.Span().Class("muted").Text(hint))
 	case "invalid_benchmark":
 		body = append(body, app.Text(" "), app.A().Href(editorURL(p.path)).Text("Open it in the editor"))
 	}

@@ -1,0 +1,61 @@
+package web_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
+)
+
+// TestBrowserExamplesWorkspace is what `make run` gives a newcomer: the examples workspace
+// served, its benchmarks listed, and a real run — the language-id baseline, which needs
+// nothing installed — launched from the browser and finished with the README's score.
+func TestBrowserExamplesWorkspace(t *testing.T) {
+	requireBrowser(t)
+	top := t.TempDir() // top/assets/examples and top/bin/examples, as in the repository
+	ws := filepath.Join(top, "assets", "examples")
+	testkit.CopyTree(t, filepath.Join(root(t), "assets", "examples"), ws)
+	os.RemoveAll(filepath.Join(ws, ".benchy"))
+	build := exec.Command("go", "build", "-o", filepath.Join(top, "bin", "examples")+"/", "./assets/examples/language-id/langid-baseline")
+	build.Dir = root(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the baseline: %v\n%s", err, out)
+	}
+	srv := startServer(t, ws)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/runs?benchmark=language-id/baseline.yaml"))
+	options := poll[string](b, "the workspace's benchmarks", `(() => { const s = document.getElementById("benchmark"); return s && s.options.length > 5 && [...s.options].map(o => o.value).join(","); })()`, 10*time.Second, "")
+	for _, want := range []string{"invoices/benchmark.yaml", "translation/benchmark.yaml", "speech/benchmark.yaml", "language-id/benchmark.yaml", "language-id/baseline.yaml", "model/benchmark.yaml"} {
+		if !strings.Contains(options, want) {
+			t.Errorf("the runs page does not list %s: %s", want, options)
+		}
+	}
+	poll[bool](b, "the binding's name", `(document.getElementById("binding") || {textContent: ""}).textContent.includes("langid-baseline")`, 10*time.Second, "")
+	b.run(chromedp.Click(chromedp.ID("start")))
+	poll[bool](b, "the run to complete", `(document.getElementById("run-status") || {textContent: ""}).textContent.trim() === "completed"`, 30*time.Second,
+		`(document.getElementById("run-error") || {textContent: ""}).textContent`)
+	score := poll[string](b, "the score", `(() => { const s = document.querySelector("#run-score .score"); return s && s.textContent.trim(); })()`, 5*time.Second, "")
+	if score != "0.8393" {
+		t.Errorf("the baseline scored %s in the browser; the README says 0.8393", score)
+	}
+	t.Logf("examples workspace: language-id baseline run from the browser, score %s", score)
+	b.screenshot("examples-run")
+
+	// A system that is not there (its adapter was not built here) is refused before the run,
+	// saying what to do.
+	b.ignoreConsole("status of 422") // the refused start, shown on the page
+	b.open(srv.URL("/runs?benchmark=invoices/benchmark.yaml"))
+	poll[bool](b, "the invoices binding", `(document.getElementById("binding") || {textContent: ""}).textContent.includes("invoice-ocr")`, 10*time.Second, "")
+	b.run(chromedp.Click(chromedp.ID("start")))
+	msg := poll[string](b, "the refusal", `(() => { const e = document.getElementById("run-error"); return e && e.textContent.includes("missing_binding") && e.textContent; })()`, 10*time.Second, "")
+	if !strings.Contains(msg, "make examples") {
+		t.Errorf("the refusal does not say how to get the system: %q", msg)
+	}
+	b.screenshot("examples-refused")
+}

@@ -61,18 +61,7 @@ func baseName(p, def string) string {
 }
 
 // download hands text to the browser as a file.
-func download(name, mime, text string) {
-	w := app.Window()
-	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
-	u := w.Get("URL").Call("createObjectURL", blob)
-	a := w.Get("document").Call("createElement", "a")
-	a.Set("href", u)
-	a.Set("download", name)
-	w.Get("document").Get("body").Call("appendChild", a)
-	a.Call("click")
-	a.Call("remove")
-	w.Get("URL").Call("revokeObjectURL", u)
-}
+func download(name, mime, text string) { saveBytes(name, mime, []byte(text)) }
 
 func (e *Editor) onNew(ctx app.Context, ev app.Event) {
 	e.doc = form.New(e.template)

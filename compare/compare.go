@@ -44,6 +44,9 @@ type Flip struct {
 	StatusB engine.Status `json:"status_b"`
 	QA      float64       `json:"contribution_a"`
 	QB      float64       `json:"contribution_b"`
+	// What each system answered (null for an execution error), to see what changed.
+	PredictionA any `json:"prediction_a"`
+	PredictionB any `json:"prediction_b"`
 }
 
 // Comparer accumulates pairs of results of the same examples, in index order.
@@ -86,7 +89,8 @@ func (c *Comparer) Add(a, b engine.ExampleResult) error {
 		c.regressed++
 	}
 	if (d != 0 || a.Status != b.Status) && len(c.flips) < MaxFlips {
-		c.flips = append(c.flips, Flip{Index: a.Index, StatusA: a.Status, StatusB: b.Status, QA: a.Contribution, QB: b.Contribution})
+		c.flips = append(c.flips, Flip{Index: a.Index, StatusA: a.Status, StatusB: b.Status, QA: a.Contribution, QB: b.Contribution,
+			PredictionA: a.Prediction, PredictionB: b.Prediction})
 	}
 	c.countDims(a, true)
 	c.countDims(b, false)

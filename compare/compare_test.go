@@ -15,6 +15,11 @@ func valid(i int, q float64, fields ...float64) engine.ExampleResult {
 	return r
 }
 
+func withPrediction(r engine.ExampleResult, p any) engine.ExampleResult {
+	r.Prediction = p
+	return r
+}
+
 func failed(i int) engine.ExampleResult {
 	return engine.ExampleResult{Index: i, Status: engine.StatusExecutionError}
 }
@@ -22,11 +27,11 @@ func failed(i int) engine.ExampleResult {
 func TestCompare(t *testing.T) {
 	var c Comparer
 	pairs := [][2]engine.ExampleResult{
-		{valid(0, 1, 1, 1), valid(0, 1, 1, 1)},     // same
-		{valid(1, 0.5, 1, 0), valid(1, 1, 1, 1)},   // improved
-		{failed(2), valid(2, 0, 0, 0)},             // status changed, contribution the same
-		{valid(3, 1, 1, 1), failed(3)},             // regressed
-		{valid(4, 0.5, 0, 1), valid(4, 0.5, 1, 0)}, // same score, fields swapped
+		{valid(0, 1, 1, 1), valid(0, 1, 1, 1)},                                                 // same
+		{withPrediction(valid(1, 0.5, 1, 0), "old"), withPrediction(valid(1, 1, 1, 1), "new")}, // improved
+		{failed(2), valid(2, 0, 0, 0)},                                                         // status changed, contribution the same
+		{valid(3, 1, 1, 1), failed(3)},                                                         // regressed
+		{valid(4, 0.5, 0, 1), valid(4, 0.5, 1, 0)},                                             // same score, fields swapped
 	}
 	for _, p := range pairs {
 		if err := c.Add(p[0], p[1]); err != nil {
@@ -39,6 +44,9 @@ func TestCompare(t *testing.T) {
 	}
 	if got.Improved != 1 || got.Regressed != 1 || len(got.Flips) != 3 || got.Flips[1].Index != 2 {
 		t.Errorf("improved %d regressed %d flips %+v", got.Improved, got.Regressed, got.Flips)
+	}
+	if f := got.Flips[0]; f.Index != 1 || f.PredictionA != "old" || f.PredictionB != "new" {
+		t.Errorf("the first flip does not carry both predictions: %+v", f)
 	}
 	if got.Interval.Low > got.Delta || got.Interval.High < got.Delta || got.Interval.Method == "" {
 		t.Errorf("interval %+v does not contain %v", got.Interval, got.Delta)

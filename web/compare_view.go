@@ -238,7 +238,9 @@ func (p *ComparePage) renderFlips(c *comparisonView) app.UI {
 		rows = append(rows, app.Tr().Class(class).DataSet("index", f.Index).Body(
 			app.Td().Class("index").Text(strconv.Itoa(f.Index)),
 			app.Td().Body(app.Span().Class("badge "+f.StatusA).Text(f.StatusA), app.Text(" "), app.Span().Class("mono").Text(fmtScore(f.QA))),
+			jsonCell("prediction-a", f.PredictionA),
 			app.Td().Body(app.Span().Class("badge "+f.StatusB).Text(f.StatusB), app.Text(" "), app.Span().Class("mono").Text(fmtScore(f.QB))),
+			jsonCell("prediction-b", f.PredictionB),
 			app.Td().Class(map[bool]string{true: "mono ok", false: "mono bad"}[d >= 0]).Text(fmtSigned(d)),
 		))
 	}
@@ -249,8 +251,8 @@ func (p *ComparePage) renderFlips(c *comparisonView) app.UI {
 	return app.Section().Class("panel").Body(
 		app.Div().Class("toolbar").Body(head, app.Span().Class("muted").Text("showing "+fmtInt(n)+" of "+note)),
 		app.Table().ID("flips").Class("data").Body(
-			app.THead().Body(app.Tr().Body(app.Th().Text("#"), app.Th().Text("A: status, score"),
-				app.Th().Text("B: status, score"), app.Th().Text("B − A"))),
+			app.THead().Body(app.Tr().Body(app.Th().Text("#"), app.Th().Text("A: status, score"), app.Th().Text("A answered"),
+				app.Th().Text("B: status, score"), app.Th().Text("B answered"), app.Th().Text("B − A"))),
 			app.TBody().Body(rows...),
 		),
 		app.If(n < len(c.Flips), func() app.UI {

@@ -265,6 +265,9 @@ type flipView struct {
 	StatusB string  `json:"status_b"`
 	QA      float64 `json:"contribution_a"`
 	QB      float64 `json:"contribution_b"`
+
+	PredictionA json.RawMessage `json:"prediction_a"`
+	PredictionB json.RawMessage `json:"prediction_b"`
 }
 
 // maxFlips is how many changed examples the server lists at most (compare.MaxFlips).

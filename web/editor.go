@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -220,7 +219,7 @@ type irPanel struct {
 func (e *Editor) renderSource() app.UI {
 	state, cls := "valid", "badge ok"
 	if !e.valid {
-		state, cls = plural(len(e.diags), "problem"), "badge bad"
+		state, cls = pluralize(len(e.diags), "problem"), "badge bad"
 	}
 	return app.Section().Class("panel").Body(
 		app.Div().Class("row").Body(
@@ -312,13 +311,3 @@ func offsetUTF16(s string, line, col int) int {
 	}
 	return off
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// queryPath is the editor's URL for a workspace benchmark.
-func queryPath(p string) string { return "/?path=" + url.QueryEscape(p) }

@@ -48,7 +48,7 @@ func (e *Editor) renderToolbar() app.UI {
 			download(strings.TrimSuffix(strings.TrimSuffix(baseName(e.path, "benchmark.yaml"), ".yaml"), ".yml")+".ir.json", "application/json", e.ir+"\n")
 		}),
 		app.If(e.path != "", func() app.UI {
-			return app.A().ID("run-link").Class("button").Href("/runs?benchmark=" + url.QueryEscape(e.path)).Text("Run…")
+			return app.A().ID("run-link").Class("button").Href(runsURL(e.path, "")).Text("Run…")
 		}),
 	)
 }
@@ -109,7 +109,7 @@ func (e *Editor) open(ctx app.Context, p string, fallback draft) {
 			}
 			e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
 			e.setYAML(ctx, file.YAML, false)
-			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
+			app.Window().Get("history").Call("replaceState", nil, "", editorURL(p))
 		})
 	})
 }
@@ -137,7 +137,7 @@ func (e *Editor) onSave(ctx app.Context, ev app.Event) {
 				e.note += " (it still has problems: runs need a valid benchmark)"
 			}
 			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
-			app.Window().Get("history").Call("replaceState", nil, "", queryPath(p))
+			app.Window().Get("history").Call("replaceState", nil, "", editorURL(p))
 			e.loadList(ctx)
 		})
 	})

@@ -17,19 +17,7 @@ func apiPath(p string) string {
 }
 
 // runsURL is the runs page of a benchmark, attached to run id when it is set.
-func runsURL(benchmark, id string) string {
-	q := url.Values{}
-	if benchmark != "" {
-		q.Set("benchmark", benchmark)
-	}
-	if id != "" {
-		q.Set("run", id)
-	}
-	if len(q) == 0 {
-		return "/runs"
-	}
-	return "/runs?" + q.Encode()
-}
+func runsURL(benchmark, id string) string { return pageURL("/runs", "benchmark", benchmark, "run", id) }
 
 // resultsURL is the results page of run id, filtered by example status when set.
 func resultsURL(id, status string) string {
@@ -41,18 +29,20 @@ func resultsURL(id, status string) string {
 }
 
 // compareURL is the comparison page of runs a and b (either may be empty).
-func compareURL(a, b string) string {
+func compareURL(a, b string) string { return pageURL("/compare", "a", a, "b", b) }
+
+// pageURL is page with the query of the key/value pairs whose value is set.
+func pageURL(page string, kv ...string) string {
 	q := url.Values{}
-	if a != "" {
-		q.Set("a", a)
-	}
-	if b != "" {
-		q.Set("b", b)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			q.Set(kv[i], kv[i+1])
+		}
 	}
 	if len(q) == 0 {
-		return "/compare"
+		return page
 	}
-	return "/compare?" + q.Encode()
+	return page + "?" + q.Encode()
 }
 
 // editorURL is the editor's page of a workspace benchmark.

@@ -4,6 +4,7 @@ package web
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -44,22 +45,8 @@ func Handler(version string, wasmSize int64) *app.Handler {
 		CacheableResources:    append(slices.Clone(Pages[1:]), "/web/icon.svg"),
 		ServiceWorkerTemplate: serviceWorker,
 		Version:               version,
-		WasmContentLength:     itoa(wasmSize),
+		WasmContentLength:     strconv.FormatInt(wasmSize, 10),
 	}
-}
-
-func itoa(n int64) string {
-	if n <= 0 {
-		return ""
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // serviceWorker is go-app's worker, except that installing waits until every file of the

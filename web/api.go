@@ -67,27 +67,13 @@ func call(ctx context.Context, method, path string, in, out any) error {
 		body = b
 		header["Content-Type"] = "application/json"
 	}
-	if t := token(); t != "" {
-		header["Authorization"] = "Bearer " + t
-	}
-	res, err := fetch(ctx, method, origin()+path, header, body)
+	res, err := fetch(ctx, method, path, header, body)
 	if err != nil {
 		return err
 	}
-	data, err := res.bytes(ctx)
-	if err != nil {
+	data, err := res.body(ctx)
+	if err != nil || out == nil {
 		return err
-	}
-	if res.status >= 300 {
-		var e struct {
-			Error APIError `json:"error"`
-		}
-		json.Unmarshal(data, &e)
-		e.Error.Status = res.status
-		return &e.Error
-	}
-	if out == nil {
-		return nil
 	}
 	return json.Unmarshal(data, out)
 }
@@ -110,19 +96,16 @@ type Event struct {
 // ctx is done, or fn returns false. It reads through fetch (not EventSource) so that the
 // token goes in a header, never in a URL.
 func Stream(ctx context.Context, path string, fn func(Event) bool) error {
-	header := map[string]string{"Accept": "text/event-stream"}
-	if t := token(); t != "" {
-		header["Authorization"] = "Bearer " + t
-	}
-	res, err := fetch(ctx, "GET", origin()+path, header, nil)
+	res, err := fetch(ctx, "GET", path, map[string]string{"Accept": "text/event-stream"}, nil)
 	if err != nil {
+		return err
+	}
+	if res.status >= 300 {
+		_, err := res.body(ctx)
 		return err
 	}
 	body := res.stream(ctx)
 	defer body.Close()
-	if res.status >= 300 {
-		return &APIError{Status: res.status}
-	}
 	return readEvents(body, fn)
 }
 

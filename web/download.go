@@ -2,32 +2,19 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // fetchBytes reads a whole API answer (an export), with the tab's token.
 func fetchBytes(ctx context.Context, path string) ([]byte, string, error) {
-	header := map[string]string{}
-	if t := token(); t != "" {
-		header["Authorization"] = "Bearer " + t
-	}
-	res, err := fetch(ctx, "GET", origin()+path, header, nil)
+	res, err := fetch(ctx, "GET", path, nil, nil)
 	if err != nil {
 		return nil, "", err
 	}
-	data, err := res.bytes(ctx)
+	data, err := res.body(ctx)
 	if err != nil {
 		return nil, "", err
-	}
-	if res.status >= 300 {
-		var e struct {
-			Error APIError `json:"error"`
-		}
-		json.Unmarshal(data, &e)
-		e.Error.Status = res.status
-		return nil, "", &e.Error
 	}
 	return data, res.value.Get("headers").Call("get", "Content-Type").String(), nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 
@@ -22,8 +23,9 @@ type response struct {
 	abort  func()
 }
 
-// fetch sends a request and waits for the response's head. Cancelling ctx aborts it.
-func fetch(ctx context.Context, method, url string, header map[string]string, body []byte) (*response, error) {
+// fetch sends a request to the server's path, with the tab's token if it has one, and waits
+// for the response's head. Cancelling ctx aborts it.
+func fetch(ctx context.Context, method, path string, header map[string]string, body []byte) (*response, error) {
 	if !app.IsClient {
 		return nil, errNotBrowser
 	}
@@ -33,12 +35,15 @@ func fetch(ctx context.Context, method, url string, header map[string]string, bo
 	for k, v := range header {
 		headers[k] = v
 	}
+	if t := token(); t != "" {
+		headers["Authorization"] = "Bearer " + t
+	}
 	opts := map[string]any{"method": method, "headers": headers, "signal": controller.Get("signal"), "credentials": "same-origin", "cache": "no-store"}
 	if body != nil {
 		opts["body"] = string(body)
 	}
 	abort := func() { controller.Call("abort") }
-	res, err := await(ctx, w.Call("fetch", url, opts), abort)
+	res, err := await(ctx, w.Call("fetch", origin()+path, opts), abort)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +60,23 @@ func (r *response) bytes(ctx context.Context) ([]byte, error) {
 	out := make([]byte, arr.Get("length").Int())
 	app.CopyBytesToGo(out, arr)
 	return out, nil
+}
+
+// body reads the whole body of a successful answer; an error answer becomes an *APIError.
+func (r *response) body(ctx context.Context) ([]byte, error) {
+	data, err := r.bytes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.status >= 300 {
+		var e struct {
+			Error APIError `json:"error"`
+		}
+		json.Unmarshal(data, &e)
+		e.Error.Status = r.status
+		return nil, &e.Error
+	}
+	return data, nil
 }
 
 // stream returns the body as a reader of its chunks as they arrive.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -156,14 +157,19 @@ func (u *ui) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 			if !acceptsEncoding(accept, enc.token) {
 				continue
 			}
-			b, err := fs.ReadFile(u.files, name+enc.suffix)
+			f, err := u.files.Open(name + enc.suffix)
+			if err != nil {
+				continue
+			}
+			defer f.Close()
+			info, err := f.Stat()
 			if err != nil {
 				continue
 			}
 			w.Header().Set("Content-Encoding", enc.token)
-			w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+			w.Header().Set("Content-Length", strconv.FormatInt(info.Size(), 10))
 			if r.Method != http.MethodHead {
-				w.Write(b)
+				io.Copy(w, f) // straight from the embedded bytes, no copy per request
 			}
 			return
 		}

@@ -145,3 +145,24 @@ func TestAppJSStreamsWasm(t *testing.T) {
 		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
 	}
 }
+
+// BenchmarkServeWasm serves the compressed app.wasm: the bytes come from the binary's
+// embedded data, not a fresh copy per request.
+func BenchmarkServeWasm(b *testing.B) {
+	u := appUI()
+	if !u.built {
+		b.Skip("app.wasm is not embedded (make wasm)")
+	}
+	req := httptest.NewRequest("GET", "/web/app.wasm", nil)
+	req.Header.Set("Accept-Encoding", "br")
+	b.ReportAllocs()
+	for b.Loop() {
+		u.ServeHTTP(discard{}, req)
+	}
+}
+
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}

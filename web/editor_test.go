@@ -1,10 +1,12 @@
 package web
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/web/form"
 )
 
@@ -80,5 +82,19 @@ func TestSavePath(t *testing.T) {
 	}
 	if got := escapePath("my dir/a#b.yaml"); got != "my%20dir/a%23b.yaml" {
 		t.Errorf("escapePath = %q", got)
+	}
+}
+
+// The editor's starting benchmark is the paper's example, the same IR as the one the
+// engine's and the browser tests' fixture holds.
+func TestPaperExample(t *testing.T) {
+	fixture, err := os.ReadFile("../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, ds := compiler.CompileCanonical(fixture)
+	_, got, ds2 := compiler.CompileCanonical([]byte(paperExample))
+	if len(ds)+len(ds2) > 0 || got != want {
+		t.Fatalf("paperExample compiles to %s, the fixture to %s (%v %v)", got, want, ds, ds2)
 	}
 }

@@ -144,9 +144,6 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// Addr is the address the server is configured to listen on.
-func (s *Server) Addr() string { return s.cfg.Addr }
-
 // isLoopback reports whether addr's host is a loopback address or localhost.
 func isLoopback(addr string) (bool, error) {
 	host, _, err := net.SplitHostPort(addr)

@@ -33,15 +33,6 @@ func (e *Editor) fieldList(side string, at []int) *[]form.Field {
 	return list
 }
 
-// field is the field at side and path, or nil.
-func (e *Editor) field(side string, at []int) *form.Field {
-	list := e.fieldList(side, at[:len(at)-1])
-	if list == nil || at[len(at)-1] >= len(*list) {
-		return nil
-	}
-	return &(*list)[at[len(at)-1]]
-}
-
 // dottedPath is the scoring path of the output field at the index path at.
 func (e *Editor) dottedPath(at []int) string {
 	var names []string

@@ -79,7 +79,7 @@ func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 	scope := app.EventScope(key)
 	return app.Li().Body(
 		app.Div().Class("field").DataSet("field", key).Body(
-			app.Input().Class("name").Type("text").Value(f.Name).DataSet("empty", f.Name == "").Placeholder("name").Title("field name").
+			textInput(f.Name).Class("name").Placeholder("name").Title("field name").
 				OnInput(e.onField(side, at, func(list *[]form.Field, i int, v string) {
 					if side == "output" { // the field's weights follow it
 						from := e.dottedPath(at)
@@ -98,7 +98,7 @@ func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 					return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
 				})),
 			app.If(f.Type == "enum", func() app.UI {
-				return app.Input().Class("members").Type("text").Value(strings.Join(f.Members, ", ")).DataSet("empty", strings.Join(f.Members, ", ") == "").
+				return textInput(strings.Join(f.Members, ", ")).Class("members").
 					Placeholder("a, b, c").Title("enum members, separated by commas").
 					OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Members = splitMembers(v) }), scope)
 			}),

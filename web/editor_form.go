@@ -41,7 +41,7 @@ func (e *Editor) renderForm() app.UI {
 			app.P().ID("form-folded").Class("notice").Textf("This program has %d fields: the form is folded so that typing in the YAML stays fast.", n),
 			app.Button().ID("unfold-form").Text("Show every field").OnClick(func(ctx app.Context, ev app.Event) { e.wholeForm = true }),
 			app.H3().Text("Data"),
-			app.Input().ID("data-path").Type("text").Value(d.DataPath).DataSet("empty", d.DataPath == "").OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+			e.dataPath(d),
 			app.H3().Text("AI-system"),
 			e.renderSystem(d),
 		)
@@ -63,7 +63,7 @@ func (e *Editor) renderForm() app.UI {
 		e.renderWeights(d),
 		app.H3().Text("Data"),
 		app.Label().For("data-path").Text("JSONL dataset, relative to the benchmark file"),
-		app.Input().ID("data-path").Type("text").Value(d.DataPath).DataSet("empty", d.DataPath == "").OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v })),
+		e.dataPath(d),
 		app.H3().Text("AI-system"),
 		e.renderSystem(d),
 	)
@@ -74,7 +74,7 @@ func (e *Editor) renderClassification(d *form.Doc) app.UI {
 	lang := func(id, label, v string, set func(d *form.Doc, v string)) app.UI {
 		return app.Div().Body(
 			app.Label().For(id).Text(label),
-			app.Input().ID(id).Type("text").List("languages").Value(v).DataSet("empty", v == "").Placeholder("es, en, …").
+			textInput(v).ID(id).List("languages").Placeholder("es, en, …").
 				Attr("autocomplete", "off").OnInput(e.edit(set)),
 		)
 	}
@@ -92,7 +92,7 @@ func (e *Editor) renderClassification(d *form.Doc) app.UI {
 			),
 			app.Div().Body(
 				app.Label().For("domain").Text("domain"),
-				app.Input().ID("domain").Type("text").List("domains").Value(d.Domain).DataSet("empty", d.Domain == "").Placeholder("search domains").
+				textInput(d.Domain).ID("domain").List("domains").Placeholder("search domains").
 					Attr("autocomplete", "off").OnInput(e.edit(func(d *form.Doc, v string) { d.Domain = v })),
 			),
 			app.If(d.Task == "translate", func() app.UI {
@@ -164,8 +164,8 @@ func (e *Editor) renderWeights(d *form.Doc) app.UI {
 			p := leaves[i]
 			return app.Tr().Body(
 				app.Td().Class("mono").Text(p),
-				app.Td().Body(app.Input().Type("text").Attr("inputmode", "decimal").DataSet("path", p).
-					Value(d.Weights[p]).DataSet("empty", d.Weights[p] == "").OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
+				app.Td().Body(textInput(d.Weights[p]).Attr("inputmode", "decimal").DataSet("path", p).
+					OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
 			)
 		}),
 	))
@@ -175,7 +175,7 @@ func (e *Editor) renderSystem(d *form.Doc) app.UI {
 	text := func(id, label, v, hint string, set func(d *form.Doc, v string)) app.UI {
 		return app.Div().Body(
 			app.Label().For(id).Text(label),
-			app.Input().ID(id).Type("text").Value(v).DataSet("empty", v == "").Placeholder(hint).OnInput(e.edit(set)),
+			textInput(v).ID(id).Placeholder(hint).OnInput(e.edit(set)),
 		)
 	}
 	return app.Div().Body(
@@ -201,13 +201,13 @@ func (e *Editor) renderParams(d *form.Doc) app.UI {
 		app.Label().Text("parameters"),
 		app.Range(d.Params).Slice(func(i int) app.UI {
 			return app.Div().Class("field").Body(
-				app.Input().Class("name").Type("text").Value(d.Params[i].Key).DataSet("empty", d.Params[i].Key == "").Placeholder("temperature").
+				textInput(d.Params[i].Key).Class("name").Placeholder("temperature").
 					OnInput(e.edit(func(d *form.Doc, v string) {
 						if i < len(d.Params) {
 							d.Params[i].Key = v
 						}
 					}), app.EventScope(i)),
-				app.Input().Type("text").Value(d.Params[i].Value).DataSet("empty", d.Params[i].Value == "").Placeholder("0").
+				textInput(d.Params[i].Value).Placeholder("0").
 					OnInput(e.edit(func(d *form.Doc, v string) {
 						if i < len(d.Params) {
 							d.Params[i].Value = v
@@ -250,4 +250,16 @@ func newParam(have []form.Param) form.Param {
 			return form.Param{Key: k, Value: "0"}
 		}
 	}
+}
+
+// dataPath is the input of the dataset's path.
+func (e *Editor) dataPath(d *form.Doc) app.UI {
+	return textInput(d.DataPath).ID("data-path").OnInput(e.edit(func(d *form.Doc, v string) { d.DataPath = v }))
+}
+
+// textInput is a text input showing v. go-app drops an empty value instead of setting it,
+// which leaves the old text showing; data-empty says the input should be empty, and
+// clearEmptiedInputs empties it after the YAML changed the form.
+func textInput(v string) app.HTMLInput {
+	return app.Input().Type("text").Value(v).DataSet("empty", v == "")
 }

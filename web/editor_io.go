@@ -33,7 +33,7 @@ func (e *Editor) renderToolbar() app.UI {
 				return app.Option().Value(b.Path).Text(label).Selected(b.Path == e.path)
 			}),
 		),
-		app.Input().ID("save-path").Type("text").Placeholder("folder/benchmark.yaml").Value(e.path).DataSet("empty", e.path == "").
+		textInput(e.path).ID("save-path").Placeholder("folder/benchmark.yaml").
 			Title("where to save it in the workspace").
 			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
 		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),

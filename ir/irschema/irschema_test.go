@@ -2,11 +2,13 @@ package irschema
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -232,27 +234,15 @@ func TestSchemaTypesMatchTypes(t *testing.T) {
 	}
 }
 
-// invoiceIR is the paper's invoice example as canonical IR (a copy of ir's own test constant).
-const invoiceIR = `{` +
-	`"ai_system":{"id":"invoice-extractor-v7","type":"external"},` +
-	`"benchmark":{"domain":"finance","language":"es","task":"extract"},` +
-	`"data":{"format":"jsonl","path":"./data/invoices.jsonl"},` +
-	`"ontology_version":"1.0",` +
-	`"program":{` +
-	`"input":{"fields":[{"name":"image","type":"image"}],"type":"object"},` +
-	`"output":{"fields":[` +
-	`{"name":"invoice_number","type":"string"},` +
-	`{"name":"date","type":"date"},` +
-	`{"name":"supplier","type":"string"},` +
-	`{"name":"subtotal","type":"float"},` +
-	`{"name":"total","type":"float"}` +
-	`],"type":"object"}},` +
-	`"scoring":{"benchmark_aggregator":"mean","dimensions":[` +
-	`{"path":["invoice_number"],"type":"string","weight":1},` +
-	`{"path":["date"],"type":"date","weight":1},` +
-	`{"path":["supplier"],"type":"string","weight":1},` +
-	`{"path":["subtotal"],"type":"float","weight":1},` +
-	`{"path":["total"],"type":"float","weight":5}` +
-	`],"evaluator":"exact_match","instance_aggregator":"weighted_mean"},` +
-	`"version":"1.0"` +
-	`}`
+// invoiceIR is the paper's invoice example as canonical IR, compiled from the engine's fixture.
+var invoiceIR = func() string {
+	src, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		panic(err)
+	}
+	canonical, _, ds := compiler.CompileCanonical(src)
+	if len(ds) > 0 {
+		panic(ds.Error())
+	}
+	return string(canonical)
+}()

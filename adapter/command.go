@@ -179,8 +179,9 @@ func (a *commandAdapter) Close() error {
 // no longer be matched to requests, so it must be restarted.
 func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-	var m map[string]any
-	if !decodeJSON(line, &m) || m == nil {
+	v, strict, ok := decodeJSON(line)
+	m, _ := v.(map[string]any)
+	if !ok || m == nil {
 		return nil, engine.ExecutionError(diag.AdapterError, "the answer is not a JSON object: %q", clip(line, 200)), true
 	}
 	id, ok := m["id"]
@@ -206,6 +207,8 @@ func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	switch {
 	case hasOutput && hasError:
 		return nil, engine.ExecutionError(diag.AdapterError, "the answer has both output and error"), false
+	case hasOutput && strict != nil:
+		return nil, engine.InvalidOutput(output, "the answer is not strict JSON (RFC 8259): %v; the prediction shows it as encoding/json would repair it, and it is not scored", strict), false
 	case hasOutput:
 		return output, nil, false
 	case !hasError:
@@ -222,14 +225,19 @@ func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	}
 }
 
-// decodeJSON decodes exactly one JSON value from b into v, numbers as json.Number so that
-// 121 and 121.0 stay as written for the engine's int and float checks.
-func decodeJSON(b []byte, v any) bool {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return false
+// decodeJSON decodes exactly one JSON value, numbers as json.Number so that 121 and 121.0
+// stay as written for the engine's int and float checks. ok is false when b is not JSON;
+// strict is set when b is JSON that breaks RFC 8259's rules (invalid UTF-8, a lone
+// surrogate, a duplicate key: engine.DecodeJSON), and then v is the repaired value, to
+// show as an invalid output, never to score.
+func decodeJSON(b []byte) (v any, strict error, ok bool) {
+	v, err := engine.DecodeJSON(b)
+	var se *engine.StrictError
+	switch {
+	case err == nil:
+		return v, nil, true
+	case errors.As(err, &se):
+		return v, se, true
 	}
-	_, err := dec.Token()
-	return err == io.EOF
+	return nil, nil, false
 }

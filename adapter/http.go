@@ -106,10 +106,13 @@ func (a *httpAdapter) Invoke(ctx context.Context, index int, input map[string]an
 	if len(data) > maxBody {
 		return nil, engine.ExecutionError(diag.AdapterError, "the response is larger than %d MiB", maxBody>>20)
 	}
-	var out any
-	if !decodeJSON(data, &out) {
+	out, strict, ok := decodeJSON(data)
+	if !ok {
 		return nil, engine.InvalidOutput(clip(data, maxPrediction), "the response is not JSON (HTTP %s, Content-Type %q, %d bytes)",
 			resp.Status, resp.Header.Get("Content-Type"), len(data))
+	}
+	if strict != nil {
+		return nil, engine.InvalidOutput(out, "the response is not strict JSON (RFC 8259): %v; the prediction shows it as encoding/json would repair it, and it is not scored", strict)
 	}
 	return out, nil
 }

@@ -14,9 +14,9 @@ import (
 func equal(typ string, a, b any) bool {
 	switch typ {
 	case ir.TypeInt, ir.TypeFloat:
-		if x, ok := asInt(a); ok {
-			if y, ok := asInt(b); ok {
-				return x == y
+		if x, ok := intText(a); ok {
+			if y, ok := intText(b); ok {
+				return x == y // exactly, at any size
 			}
 		}
 		x, _ := asFloat(a)

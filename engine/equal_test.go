@@ -42,6 +42,12 @@ func TestEqual(t *testing.T) {
 		{"an int from JSON equals the same integral float64", ir.TypeInt, n("7"), 7.0, true},
 		{"ints beyond 2^53 compare exactly, not as float64", ir.TypeInt, n("9007199254740993"), n("9007199254740992"), false},
 		{"the largest int64 equals itself", ir.TypeInt, n("9223372036854775807"), n("9223372036854775807"), true},
+		{"ints beyond 64 bits compare exactly: 2^64 equals itself", ir.TypeInt, n("18446744073709551616"), n("18446744073709551616"), true},
+		{"ints beyond 64 bits compare exactly: 2^64 differs from 2^64+1", ir.TypeInt, n("18446744073709551616"), n("18446744073709551617"), false},
+		{"ints beyond what a double holds exactly differ by one", ir.TypeInt, n("-123456789012345678901234567890"), n("-123456789012345678901234567891"), false},
+		{"-0 is the int 0", ir.TypeInt, n("-0"), n("0"), true},
+		{"a big int equals an in-process adapter's integral float64 of the same value", ir.TypeInt, n("18446744073709551616"), float64(1 << 64), true},
+		{"a lower-case datetime equals its upper-case spelling", ir.TypeDatetime, "2026-01-01t10:00:00z", "2026-01-01T10:00:00Z", true},
 
 		{"121 equals 121.0 as floats", ir.TypeFloat, n("121"), n("121.0"), true},
 		{"a json.Number equals the float64 of the same value", ir.TypeFloat, n("121.0"), 121.0, true},

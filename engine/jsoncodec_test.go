@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // stdDecode is what the dataset reader must agree with: encoding/json with UseNumber, one
@@ -26,7 +28,22 @@ func stdDecode(line []byte) (any, error) {
 	return v, nil
 }
 
-// jsonTexts are lines the dataset reader must treat exactly as encoding/json does.
+// strictValid is the strict oracle: go-json-experiment's jsontext, which by default refuses
+// invalid UTF-8, lone surrogate escapes and duplicate names (RFC 8259 §8.1, §8.2, §4; RFC
+// 7493).
+func strictValid(line []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(line))
+	if _, err := dec.ReadValue(); err != nil {
+		return err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("more than one value")
+	}
+	return nil
+}
+
+// jsonTexts are lines the dataset reader must treat as encoding/json does, except that a
+// text the strict oracle refuses is a *StrictError.
 var jsonTexts = []string{
 	`{"input": {"text": "t"}, "expected": {"n": 1}}`,
 	`  {"a":1}  `, "\t{\"a\":1}\r", `{}`, `[]`, `[1,[2,[3,{}]]]`, `{"a":{"b":{"c":[]}}}`,
@@ -44,8 +61,9 @@ var jsonTexts = []string{
 	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 }
 
-// TestDecodeJSONAgrees: the dataset reader's JSON decoder accepts and refuses exactly what
-// encoding/json does, and decodes the same values.
+// TestDecodeJSONAgrees: the dataset reader's JSON decoder refuses as syntax errors exactly
+// what encoding/json refuses, as strictness errors exactly what jsontext alone refuses, and
+// decodes the same values as encoding/json.
 func TestDecodeJSONAgrees(t *testing.T) {
 	for _, text := range jsonTexts {
 		agree(t, []byte(text))
@@ -56,10 +74,21 @@ func agree(t *testing.T, line []byte) {
 	t.Helper()
 	want, wantErr := stdDecode(line)
 	got, err := decodeJSON(line)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("%q: decodeJSON error %v, encoding/json error %v", clip(string(line)), err, wantErr)
+	var strict *StrictError
+	switch {
+	case wantErr != nil:
+		if err == nil || errors.As(err, &strict) {
+			t.Fatalf("%q: decodeJSON error %v, encoding/json error %v", clip(string(line)), err, wantErr)
+		}
+		return
+	case strictValid(line) != nil:
+		if !errors.As(err, &strict) {
+			t.Fatalf("%q: decodeJSON error %v, want a strictness error (jsontext: %v)", clip(string(line)), err, strictValid(line))
+		}
+	case err != nil:
+		t.Fatalf("%q: decodeJSON error %v, want none", clip(string(line)), err)
 	}
-	if err == nil && !reflect.DeepEqual(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: decodeJSON = %#v, encoding/json = %#v", clip(string(line)), got, want)
 	}
 }

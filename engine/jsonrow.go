@@ -9,11 +9,28 @@ import (
 	"unicode/utf8"
 )
 
-// decodeJSON decodes one line holding one JSON text as encoding/json does with UseNumber
-// (objects map[string]any, arrays []any, numbers json.Number; invalid UTF-8 and lone
-// surrogates become U+FFFD; the last of duplicate keys wins), in one pass and sharing one
-// copy of the line: unescaped strings and numbers are slices of it. Rows are decoded twice
-// per run, and encoding/json's two scans cost most of an in-process run.
+// DecodeJSON decodes one strict JSON text (RFC 8259) as encoding/json does with UseNumber:
+// objects map[string]any, arrays []any, numbers json.Number. Strict means the text must
+// also keep the RFC's rules for interoperable JSON, which encoding/json relaxes: UTF-8 only
+// (§8.1), no escaped lone surrogate (§8.2), no duplicate object key (§4). A text that breaks
+// one of them is a *StrictError, and then v still holds the value encoding/json would give
+// (U+FFFD for the bad bytes, the last of duplicate keys), for showing, never for scoring.
+// Any other error is a syntax error and v is nil. No message quotes the text: a file that is
+// not a dataset must not leak through the error.
+func DecodeJSON(data []byte) (v any, err error) { return decodeJSON(data) }
+
+// StrictError is a JSON text that parses but breaks a rule of interoperable JSON: the first
+// one found, at a 1-based byte offset.
+type StrictError struct {
+	Offset int
+	Reason string // "invalid UTF-8", "a lone surrogate escape", "a duplicate key"
+}
+
+func (e *StrictError) Error() string { return fmt.Sprintf("%s at byte %d", e.Reason, e.Offset) }
+
+// decodeJSON is DecodeJSON, in one pass and sharing one copy of the line: unescaped
+// strings and numbers are slices of it. Rows are decoded twice per run, and encoding/json's
+// two scans cost most of an in-process run.
 func decodeJSON(line []byte) (any, error) {
 	d := jsonText{s: string(line)}
 	d.space()
@@ -24,21 +41,33 @@ func decodeJSON(line []byte) (any, error) {
 	if d.space(); d.i < len(d.s) {
 		return nil, d.fail("the line goes on after the JSON value")
 	}
+	if d.strict != nil {
+		return v, d.strict
+	}
 	return v, nil
 }
 
-// jsonText is the state of decodeJSON: the text and the offset reached.
+// jsonText is the state of decodeJSON: the text, the offset reached and the first
+// strictness violation met.
 type jsonText struct {
-	s     string
-	i     int
-	depth int
+	s      string
+	i      int
+	depth  int
+	strict *StrictError
 }
 
 func (d *jsonText) fail(what string) error {
 	if d.i >= len(d.s) {
 		return fmt.Errorf("%s: unexpected end of line", what)
 	}
-	return fmt.Errorf("%s at byte %d (%q)", what, d.i+1, d.s[d.i])
+	return fmt.Errorf("%s at byte %d", what, d.i+1)
+}
+
+// violate records a strictness violation at byte offset at (0-based); the first one counts.
+func (d *jsonText) violate(at int, reason string) {
+	if d.strict == nil {
+		d.strict = &StrictError{Offset: at + 1, Reason: reason}
+	}
 }
 
 func (d *jsonText) space() {
@@ -105,9 +134,13 @@ func (d *jsonText) object() (any, error) {
 		if d.peek() != '"' {
 			return nil, d.fail("looking for an object key")
 		}
+		at := d.i
 		k, err := d.str()
 		if err != nil {
 			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			d.violate(at, "a duplicate key")
 		}
 		if d.space(); d.peek() != ':' {
 			return nil, d.fail("looking for ':' after an object key")
@@ -264,6 +297,7 @@ func (d *jsonText) strEscaped(start int) (string, error) {
 				if r < 0 {
 					return "", d.fail("invalid \\u escape")
 				}
+				at := d.i - 1
 				d.i += 4
 				if utf16.IsSurrogate(r) {
 					if d.i+2 < len(d.s) && d.s[d.i+1] == '\\' && d.s[d.i+2] == 'u' {
@@ -275,6 +309,9 @@ func (d *jsonText) strEscaped(start int) (string, error) {
 						}
 					} else {
 						r = unicode.ReplacementChar
+					}
+					if r == unicode.ReplacementChar {
+						d.violate(at, "a lone surrogate escape")
 					}
 				}
 				b = utf8.AppendRune(b, r)
@@ -288,6 +325,7 @@ func (d *jsonText) strEscaped(start int) (string, error) {
 		default:
 			r, size := utf8.DecodeRuneInString(d.s[d.i:])
 			if r == utf8.RuneError && size == 1 {
+				d.violate(d.i, "invalid UTF-8")
 				b = utf8.AppendRune(b, unicode.ReplacementChar)
 			} else {
 				b = append(b, d.s[d.i:d.i+size]...)

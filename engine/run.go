@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -74,7 +75,8 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, weights: totalWeight(b), outputs: outputArtifacts(opts.Root)}
+	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, outputs: outputArtifacts(opts.Root)}
+	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
 	}
@@ -109,19 +111,32 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, root string, limit in
 	return n, nil
 }
 
-func totalWeight(b *ir.Benchmark) float64 {
-	w := 0.0
+// totalWeight sums the weights, and says what to divide each weight by first so that the
+// sum stays finite: 1 (the weights as they are) unless finite weights add up past the
+// largest double (A.3 allows them), then the largest weight, which bounds the sum by the
+// number of dimensions. The weighted mean is unchanged, a ratio of the same weights.
+func totalWeight(b *ir.Benchmark) (total, scale float64) {
+	scale, largest := 1.0, 0.0
 	for _, d := range b.Scoring.Dimensions {
-		w += d.Weight
+		total += d.Weight
+		largest = max(largest, d.Weight)
 	}
-	return w
+	if !math.IsInf(total, 0) {
+		return total, scale
+	}
+	total = 0
+	for _, d := range b.Scoring.Dimensions {
+		total += d.Weight / largest
+	}
+	return total, largest
 }
 
 type runner struct {
 	b       *ir.Benchmark
 	opts    Options
 	total   int
-	weights float64
+	weights float64 // the sum of the weights, each divided by scale
+	scale   float64 // 1, unless the weights' plain sum overflows (totalWeight)
 	started time.Time
 	clock   func() time.Time
 
@@ -326,7 +341,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 			c = 1
 		}
 		res.FieldScores[i] = FieldScore{Path: dim.Path, Score: c, Weight: dim.Weight}
-		sum += dim.Weight * c
+		sum += dim.Weight / r.scale * c
 	}
 	s := sum / r.weights
 	res.Score, res.Contribution = &s, s

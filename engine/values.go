@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/ir"
@@ -46,8 +47,12 @@ func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *Probl
 	case ir.TypeObject:
 		return checkObject(v, f, path, resolve)
 	case ir.TypeString:
-		if _, ok := v.(string); !ok {
+		s, ok := v.(string)
+		if !ok {
 			return nil, wrongType(v, f, path)
+		}
+		if !utf8.ValidString(s) { // an in-process adapter's string; JSON text is checked as it is decoded
+			return nil, problem(diag.InvalidValue, path, "%s is not valid UTF-8", pathName(path))
 		}
 	case ir.TypeEnum:
 		s, ok := v.(string)
@@ -55,16 +60,16 @@ func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *Probl
 			return nil, wrongType(v, f, path)
 		}
 		if !slices.Contains(f.Values, s) {
-			return nil, problem(diag.InvalidEnum, path, "%q is not one of %s", clip(s), strings.Join(f.Values, ", "))
+			return nil, problem(diag.InvalidEnum, path, "%s is not one of %s", pathName(path), strings.Join(f.Values, ", "))
 		}
 	case ir.TypeBool:
 		if _, ok := v.(bool); !ok {
 			return nil, wrongType(v, f, path)
 		}
 	case ir.TypeInt:
-		if _, ok := asInt(v); !ok {
+		if _, ok := intText(v); !ok {
 			if _, isNum := asFloat(v); isNum {
-				return nil, problem(diag.WrongType, path, "%s must be an integer (no fraction or exponent, within int64); found %s", pathName(path), show(v))
+				return nil, problem(diag.WrongType, path, "%s must be an integer (written without fraction or exponent); found a number that is not", pathName(path))
 			}
 			return nil, wrongType(v, f, path)
 		}
@@ -82,7 +87,7 @@ func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *Probl
 			return nil, wrongType(v, f, path)
 		}
 		if _, err := parseTemporal(f.Type, s); err != nil {
-			return nil, problem(diag.InvalidValue, path, "%q is not a valid %s: %v", clip(s), f.Type, err)
+			return nil, problem(diag.InvalidValue, path, "%s is not a valid %s: %v", pathName(path), f.Type, err)
 		}
 	case ir.TypeImage, ir.TypeAudio, ir.TypeDocument:
 		s, ok := v.(string)
@@ -192,14 +197,6 @@ func kindOf(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return clip(string(b))
-}
-
 func clip(s string) string {
 	if len(s) > 80 {
 		return s[:77] + "..."
@@ -207,29 +204,38 @@ func clip(s string) string {
 	return s
 }
 
-// asInt reads an integer value: a JSON number written without fraction or exponent that
-// fits int64, a Go integer, or an integral float64 (which canonical JSON writes without
-// either).
-func asInt(v any) (int64, bool) {
+// intText reads an integer value of any size (A.6 and A.7 set no range) as its canonical
+// decimal text, so that two integers are equal exactly when their texts are: a JSON number
+// written without fraction or exponent ("-0" is "0"), a Go integer, or an integral float64
+// (which canonical JSON writes without either; its exact decimal value). The cost is linear
+// in the number's length.
+func intText(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") {
-			return 0, false
+		s := string(x)
+		digits := strings.TrimPrefix(s, "-")
+		if digits == "" || strings.Trim(digits, "0123456789") != "" || len(digits) > 1 && digits[0] == '0' {
+			return "", false // a fraction, an exponent, or not a JSON number at all
 		}
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		return n, err == nil
+		if digits == "0" {
+			return "0", true
+		}
+		return s, true
 	case int:
-		return int64(x), true
+		return strconv.Itoa(x), true
 	case int64:
-		return x, true
+		return strconv.FormatInt(x, 10), true
 	case int32:
-		return int64(x), true
+		return strconv.FormatInt(int64(x), 10), true
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
-			return int64(x), true
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
+			if x == 0 {
+				return "0", true
+			}
+			return strconv.FormatFloat(x, 'f', 0, 64), true
 		}
 	}
-	return 0, false
+	return "", false
 }
 
 // asFloat reads any number.
@@ -270,11 +276,24 @@ func parseTemporal(typ, s string) (string, error) {
 	case ir.TypeTime:
 		return parseTime(s)
 	}
+	s = upperTZ(s)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil || !isRFC3339(s) {
 		return "", fmt.Errorf("want an RFC 3339 date-time with a time zone, such as 2026-01-01T10:00:00Z")
 	}
 	return t.UTC().Format(time.RFC3339Nano), nil
+}
+
+// upperTZ spells a date-time's "t" separator and "z" zone in upper case: RFC 3339 §5.6
+// allows either case, time.Parse only the upper.
+func upperTZ(s string) string {
+	if len(s) > 10 && s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if n := len(s); n > 0 && s[n-1] == 'z' {
+		s = s[:n-1] + "Z"
+	}
+	return s
 }
 
 // isRFC3339 checks the exact shape of an RFC 3339 date-time, which time.Parse relaxes: it

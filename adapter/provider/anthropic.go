@@ -183,13 +183,19 @@ func (anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Fa
 		}
 		return nil, usage, engine.InvalidOutput(prediction, "the model refused to answer (stop_reason refusal)")
 	}
+	if err := strictReply(body); err != nil {
+		return nil, usage, engine.InvalidOutput(text.String(), "the reply is not strict JSON (RFC 8259): %v; nothing in it is scored", err)
+	}
 	if mode != ModeJSONMode && called {
 		if _, ok := input.(map[string]any); !ok {
 			return nil, usage, engine.InvalidOutput(input, "the %s tool's input is not a JSON object", schemaName)
 		}
 		return input, usage, nil
 	}
-	if v, ok := ExtractJSON(text.String()); ok {
+	if v, strict, ok := ExtractJSON(text.String()); ok {
+		if strict != nil {
+			return nil, usage, engine.InvalidOutput(v, "the reply's JSON object is not strict JSON (RFC 8259): %v; it is not scored", strict)
+		}
 		return v, usage, nil
 	}
 	return nil, usage, engine.InvalidOutput(text.String(), "the reply holds no JSON object")

@@ -59,7 +59,7 @@ func TestExtractJSON(t *testing.T) {
 		{`{"a": 1} and more`, `{"a":1}`},
 	}
 	for _, tt := range tests {
-		v, ok := ExtractJSON(tt.text)
+		v, _, ok := ExtractJSON(tt.text)
 		got := ""
 		if ok {
 			b, _ := json.Marshal(v)

@@ -176,9 +176,15 @@ func (openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure)
 	case "content_filter":
 		return nil, usage, engine.InvalidOutput(content, "the provider's content filter stopped the reply")
 	}
-	out, ok := ExtractJSON(content)
+	if err := strictReply(body); err != nil {
+		return nil, usage, engine.InvalidOutput(content, "the reply is not strict JSON (RFC 8259): %v; nothing in it is scored", err)
+	}
+	out, strict, ok := ExtractJSON(content)
 	if !ok {
 		return nil, usage, engine.InvalidOutput(content, "the reply holds no JSON object")
+	}
+	if strict != nil {
+		return nil, usage, engine.InvalidOutput(out, "the reply's JSON object is not strict JSON (RFC 8259): %v; it is not scored", strict)
 	}
 	return out, usage, nil
 }

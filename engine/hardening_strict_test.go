@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
+const labelBench = `version: "1.0"
+ontology_version: "1.0"
+benchmark: {task: extract, domain: general, language: en}
+program:
+  input:
+    text: string
+  output:
+    label: string
+    n: int
+    at: datetime
+scoring:
+  weights: {label: 1, n: 1, at: 1}
+  aggregator: weighted_mean
+data:
+  path: ./data.jsonl
+ai-system: {type: external, id: sys}
+`
+
+const strictGoodRow = `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`
+
+// TestHardeningStrictDatasetRows: a dataset row that is JSON but not strict JSON (RFC 8259
+// §8.1 UTF-8, §8.2 lone surrogates, §4 duplicate names) aborts the run before any AI-system
+// call, with invalid_dataset_record and the line, and the message quotes none of the row.
+// encoding/json, which the reader used to agree with, repairs or collapses each of them.
+func TestHardeningStrictDatasetRows(t *testing.T) {
+	rows := []struct{ name, row string }{
+		{"invalid UTF-8 in an input value", "{\"input\":{\"text\":\"SECRET\xff\"},\"expected\":{\"label\":\"x\",\"n\":1,\"at\":\"2026-01-01T10:00:00Z\"}}"},
+		{"invalid UTF-8 in an expected value", "{\"input\":{\"text\":\"a\"},\"expected\":{\"label\":\"SECRET\xc3\",\"n\":1,\"at\":\"2026-01-01T10:00:00Z\"}}"},
+		{"an encoded surrogate (CESU-8)", "{\"input\":{\"text\":\"SECRET\xed\xa0\x80\"},\"expected\":{\"label\":\"x\",\"n\":1,\"at\":\"2026-01-01T10:00:00Z\"}}"},
+		{"a lone surrogate escape", `{"input":{"text":"SECRET\ud800"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`},
+		{"a duplicate key in input", `{"input":{"text":"SECRET","text":"b"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`},
+		{"a duplicate key in expected", `{"input":{"text":"a"},"expected":{"label":"SECRET","label":"y","n":1,"at":"2026-01-01T10:00:00Z"}}`},
+		{"a duplicate row key", `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"},"expected":{"label":"SECRET","n":1,"at":"2026-01-01T10:00:00Z"}}`},
+	}
+	b := compileYAML(t, labelBench)
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow, strictGoodRow, tt.row, strictGoodRow)})
+			var c counter
+			_, err := run(t, b, root, &c, func(context.Context, int, map[string]any) (any, error) {
+				return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
+			}, Options{})
+			var a *Abort
+			if !errors.As(err, &a) {
+				t.Fatalf("err = %v, want an abort", err)
+			}
+			if a.Diagnostic.Code != diag.InvalidDatasetRecord || a.Diagnostic.Line != 3 {
+				t.Errorf("abort %s at line %d, want invalid_dataset_record at line 3", a.Diagnostic.Code, a.Diagnostic.Line)
+			}
+			if strings.Contains(a.Error(), "SECRET") {
+				t.Errorf("the message quotes the row: %s", a.Error())
+			}
+			if n := c.calls.Load(); n != 0 {
+				t.Errorf("%d AI-system calls before the abort, want 0", n)
+			}
+		})
+	}
+}
+
+// TestHardeningBigInts: an int has no range (A.6, A.7): 2^64 is an int, equal to itself and
+// not to 2^64+1, compared exactly.
+func TestHardeningBigInts(t *testing.T) {
+	row := `{"input":{"text":"a"},"expected":{"label":"x","n":18446744073709551616,"at":"2026-01-01T10:00:00Z"}}`
+	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row, row)})
+	var c counter
+	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(_ context.Context, i int, _ map[string]any) (any, error) {
+		n := []string{"18446744073709551616", "18446744073709551617"}[i]
+		return map[string]any{"label": "x", "n": json.Number(n), "at": "2026-01-01T10:00:00Z"}, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.report.Summary.Valid != 2 {
+		t.Fatalf("summary %+v, want 2 valid", rr.report.Summary)
+	}
+	for _, res := range rr.results {
+		want := []float64{1, 0}[res.Index]
+		if got := res.FieldScores[1].Score; got != want {
+			t.Errorf("example %d: n scored %v, want %v", res.Index, got, want)
+		}
+	}
+}
+
+// TestHardeningLowercaseDatetime: RFC 3339 §5.6 lets "T" and "Z" be lower case; such a
+// datetime is valid in the dataset and in an output, and equals its upper-case spelling.
+func TestHardeningLowercaseDatetime(t *testing.T) {
+	row := `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01t10:00:00z"}}`
+	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+	var c counter
+	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(context.Context, int, map[string]any) (any, error) {
+		return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T11:00:00+01:00"}, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.report.BenchmarkScore != 1 {
+		t.Errorf("score %v, want 1: %+v", rr.report.BenchmarkScore, rr.results)
+	}
+}
+
+// TestHardeningWeightSumOverflow: finite weights whose sum overflows a double (A.3 allows
+// them) still give the weighted mean: two weights of 1e308 and one field right is 0.5.
+func TestHardeningWeightSumOverflow(t *testing.T) {
+	b := compileYAML(t, labelBench)
+	b.Scoring.Dimensions[0].Weight = 1e308
+	b.Scoring.Dimensions[1].Weight = math.MaxFloat64
+	b.Scoring.Dimensions[2].Weight = 0
+	row := `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`
+	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+	var c counter
+	rr, err := run(t, b, root, &c, func(context.Context, int, map[string]any) (any, error) {
+		return map[string]any{"label": "x", "n": json.Number("2"), "at": "2026-01-01T10:00:00Z"}, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1e308 / (1e308 + math.MaxFloat64) // as computed without overflow
+	if got := rr.report.BenchmarkScore; math.IsNaN(got) || math.Abs(got-want) > 1e-12 {
+		t.Errorf("score %v, want %v", got, want)
+	}
+}
+
+// TestHardeningInvalidUTF8InProcessOutput: an in-process adapter's Go string that is not
+// UTF-8 is invalid_output, never scored.
+func TestHardeningInvalidUTF8InProcessOutput(t *testing.T) {
+	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow)})
+	var c counter
+	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(context.Context, int, map[string]any) (any, error) {
+		return map[string]any{"label": "x\xff", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rr.results[0]; r.Status != StatusInvalidOutput || r.Error.Code != diag.InvalidValue {
+		t.Errorf("result %+v, want invalid_output/invalid_value", r)
+	}
+}

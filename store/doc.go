@@ -16,6 +16,13 @@
 // MB, so only the server and the CLI import this package; compiler, ontology, ir, diag, the
 // web UI and anything the WASM build reaches must never import it (TestNoStoreInPurePackages).
 //
-// The database runs in WAL mode with synchronous=NORMAL: a commit survives the process being
-// killed (only a power loss can drop the last commits), and readers never wait for the writer.
+// The database runs in WAL mode with synchronous=FULL: SQLite fsyncs the write-ahead log before
+// a commit returns, so a committed result survives the process being killed and a power loss
+// alike, and readers never wait for the writer.
+//
+// A queued or running run belongs to the Store executing it (process id, host, a token drawn
+// at Open) and carries a heartbeat that Store refreshes every 5 s. MarkInterrupted, called
+// when a server starts, marks only stale runs: no owner, an owner process gone from this
+// host, or a heartbeat older than 15 s; a resume may take only such a run. Close gives up
+// the runs the Store still owns.
 package store

@@ -42,6 +42,11 @@ var migrations = []string{
 		PRIMARY KEY (run_id, idx)
 	);
 	CREATE INDEX results_by_status ON results (run_id, status, idx);`,
+	// 2: the owner of a queued or running run, and its heartbeat (see owner.go).
+	`ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+	ALTER TABLE runs ADD COLUMN owner_host TEXT;
+	ALTER TABLE runs ADD COLUMN owner_token TEXT;
+	ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;`,
 }
 
 // migrate brings db up to len(migs), in order, in one immediate transaction: two processes

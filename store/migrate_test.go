@@ -15,7 +15,6 @@ func TestOpenSettings(t *testing.T) {
 	}{
 		{"journal_mode", "wal"},
 		{"foreign_keys", "1"},
-		{"synchronous", "1"}, // NORMAL
 		{"busy_timeout", "10000"},
 		{"page_size", "16384"},
 	} {

@@ -101,9 +101,11 @@ func (s *Store) CreateRun(spec RunSpec) (Run, error) {
 		ID: newID(now), Benchmark: spec.Benchmark, IR: spec.IR, IRHash: spec.IRHash, AISystem: sys,
 		Binding: spec.Binding, Options: spec.Options, Status: Queued, CreatedAt: now.UTC().Round(0),
 	}
-	_, err = s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Benchmark, string(r.IR), r.IRHash, string(sys), r.Binding, string(opts), string(Queued), now.UTC().Format(timeFormat))
+	s.own()
+	_, err = s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at,
+		owner_pid, owner_host, owner_token, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		append([]any{r.ID, r.Benchmark, string(r.IR), r.IRHash, string(sys), r.Binding, string(opts), string(Queued),
+			now.UTC().Format(timeFormat)}, s.claimArgs()...)...)
 	if err != nil {
 		return Run{}, err
 	}
@@ -150,19 +152,9 @@ func (s *Store) Abort(id string, a *engine.Abort) error {
 // Cancel records that a user stopped a run.
 func (s *Store) Cancel(id string) error { return s.SetStatus(id, Cancelled) }
 
-// MarkInterrupted marks every run still queued or running as interrupted, and says how many
-// there were. Call it once at startup, before this process starts runs: a run another live
-// process is executing in the same store would be marked too.
-func (s *Store) MarkInterrupted() (int, error) {
-	res, err := s.w.Exec(`UPDATE runs SET status = 'interrupted' WHERE status IN ('queued', 'running')`)
-	if err != nil {
-		return 0, err
-	}
-	n, err := res.RowsAffected()
-	return int(n), err
-}
-
-// transition sets a run's status, and the assignments in set, when its status allows.
+// transition sets a run's status, and the assignments in set, when its status allows and
+// no other live process owns it. Queued and running take the run for this Store (a run
+// whose owner is stale may be taken over: a resume); any other status gives it up.
 func (s *Store) transition(id string, to Status, set string, args ...any) error {
 	allowed := from(to)
 	if to == Running {
@@ -172,9 +164,21 @@ func (s *Store) transition(id string, to Status, set string, args ...any) error 
 	if set != "" {
 		q += ", " + set
 	}
-	q += " WHERE id = ? AND status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(allowed)), ", ") + ")"
 	all := append([]any{string(to)}, args...)
-	all = append(all, id)
+	var owned string
+	switch to {
+	case Queued, Running:
+		s.own()
+		q += ", " + claim
+		all = append(all, s.claimArgs()...)
+		owned = claimable
+		all = append(all, id, s.me.token, s.cutoff())
+	default:
+		q += ", " + disown
+		owned = mine
+		all = append(all, id, s.me.token)
+	}
+	q += " WHERE id = ? AND " + owned + " AND status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(allowed)), ", ") + ")"
 	for _, st := range allowed {
 		all = append(all, string(st))
 	}
@@ -185,14 +189,7 @@ func (s *Store) transition(id string, to Status, set string, args ...any) error 
 	if n, err := res.RowsAffected(); err != nil || n == 1 {
 		return err
 	}
-	var cur string
-	switch err := s.w.QueryRow(`SELECT status FROM runs WHERE id = ?`, id).Scan(&cur); {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("run %s: %w", id, ErrNotFound)
-	case err != nil:
-		return err
-	}
-	return fmt.Errorf("run %s is %s, cannot become %s: %w", id, cur, to, ErrTransition)
+	return s.refusal(id, to, allowed)
 }
 
 // GetRun returns one run, with its IR.

@@ -23,14 +23,18 @@ type Store struct {
 	r   *sql.DB   // read-only pool
 	ins *sql.Stmt // insertFull, prepared once
 	now func() time.Time
+
+	me   owner     // this Store, as the owner of the runs it executes
+	beat heartbeat // keeps the runs it owns fresh while they are queued or running
 }
 
 // ErrNotFound is returned for a run that does not exist.
 var ErrNotFound = errors.New("no such run")
 
 // pragmas apply to every connection. busy_timeout covers another process holding the write
-// lock; WAL and synchronous=NORMAL make a commit cheap and still crash-safe.
-const pragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+// lock; synchronous=FULL makes every commit durable: in WAL mode SQLite fsyncs the log at
+// each commit, so a commit that returned survives a power loss, not only a crash.
+const pragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
 
 // Dir and File place a workspace's run store: WORKSPACE/.benchy/benchy.db, shared by
 // `benchy run` and `benchy serve`.
@@ -85,12 +89,15 @@ func Open(path string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
-	return &Store{w: w, r: r, ins: ins, now: time.Now}, nil
+	return &Store{w: w, r: r, ins: ins, now: time.Now, me: newOwner()}, nil
 }
 
-// Close closes the store. Writers still open lose what they had not flushed.
+// Close closes the store. Writers still open lose what they had not flushed. The runs this
+// Store still has queued or running are given up, so that the next MarkInterrupted finds
+// them stale at once.
 func (s *Store) Close() error {
-	return errors.Join(s.ins.Close(), s.r.Close(), s.w.Close())
+	s.beat.stop()
+	return errors.Join(s.release(), s.ins.Close(), s.r.Close(), s.w.Close())
 }
 
 // timeFormat has a fixed width, so stored times sort as text.

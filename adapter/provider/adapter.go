@@ -77,7 +77,9 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 		f.Usage = &engine.Usage{LatencyMS: latency}
 		return nil, a.c.redact(f)
 	}
-	out, usage, f := a.w.reply(resp.body, a.c.cfg.StructuredOutput)
+	// The key is masked in the body before it is read, so that no message cut from it keeps
+	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
+	out, usage, f := a.w.reply(a.c.secrets.Bytes(resp.body), a.c.cfg.StructuredOutput)
 	if usage == nil {
 		usage = &engine.Usage{}
 	}
@@ -86,7 +88,7 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 		f.Usage = usage
 		return nil, a.c.redact(f)
 	}
-	return &engine.Answer{Output: out, Usage: usage}, nil
+	return &engine.Answer{Output: a.c.secrets.Value(out), Usage: usage}, nil
 }
 
 func (a *modelAdapter) Close() error { return nil }

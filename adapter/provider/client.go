@@ -12,30 +12,34 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
 )
 
 // client is what the adapters of one provider share: the HTTP client, the key, the cap on
 // requests in flight and the requests-per-minute limiter.
 type client struct {
-	cfg    Config
-	key    string
-	http   *http.Client
-	slots  chan struct{} // nil: no concurrency cap
-	pacer  *pacer        // nil: no rate limit
-	sleep  func(context.Context, time.Duration) error
-	jitter func() float64 // in [0, 1)
+	cfg     Config
+	key     string
+	secrets *redact.Secrets // the key, masked in everything read back from the provider
+	http    *http.Client
+	slots   chan struct{} // nil: no concurrency cap
+	pacer   *pacer        // nil: no rate limit
+	sleep   func(context.Context, time.Duration) error
+	jitter  func() float64 // in [0, 1)
 }
 
 func newClient(cfg Config, key string) *client {
 	c := &client{
-		cfg:    cfg,
-		key:    key,
-		http:   &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
-		sleep:  sleepCtx,
-		jitter: rand.Float64,
+		cfg:     cfg,
+		key:     key,
+		secrets: redact.New(key),
+		http:    &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
+		sleep:   sleepCtx,
+		jitter:  rand.Float64,
 	}
 	if cfg.MaxConcurrency > 0 {
 		c.slots = make(chan struct{}, cfg.MaxConcurrency)
@@ -69,13 +73,15 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
 			return nil, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
 		case err != nil:
-			last = "cannot reach the provider: " + redact(err.Error(), url)
+			last = "cannot reach the provider: " + hideURL(err.Error(), url)
 		case resp.status >= 200 && resp.status < 300:
 			return resp, nil
 		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
-			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(resp.body))
+			// The body is redacted whole before its snippet is cut: a key the server
+			// echoes must not survive in part past the cut.
+			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets.Bytes(resp.body)))
 		default:
-			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(resp.body))
+			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets.Bytes(resp.body)))
 		}
 		if attempt >= c.cfg.MaxRetries {
 			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)", last, attempt+1)
@@ -182,29 +188,29 @@ func (p *pacer) wait(ctx context.Context, sleep func(context.Context, time.Durat
 	return nil
 }
 
-// snippet is the start of a reply body, for messages.
+// snippet is the start of a reply body, for messages, cut at a character boundary. Redact
+// the body before: the cut must not split a key.
 func snippet(body []byte) string {
-	s := strings.TrimSpace(string(body))
+	s := strings.ToValidUTF8(strings.TrimSpace(string(body)), "\uFFFD")
 	if len(s) > 200 {
-		s = s[:200] + "…"
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }
 
-// redact keeps URLs (which may hold tokens) out of error messages.
-func redact(msg, url string) string {
+// hideURL keeps URLs (which may hold tokens) out of error messages.
+func hideURL(msg, url string) string {
 	return strings.ReplaceAll(msg, url, "the provider's endpoint")
 }
 
-// redact removes the key from a failure's message and text prediction: a server may echo
-// what it was sent, and keys never appear in results, logs or errors.
+// redact masks the key in a failure's message and prediction: a server may echo what it
+// was sent, and keys never appear in results, logs or errors.
 func (c *client) redact(f *engine.Failure) *engine.Failure {
-	if c.key == "" {
-		return f
-	}
-	f.Message = strings.ReplaceAll(f.Message, c.key, "[redacted]")
-	if s, ok := f.Prediction.(string); ok {
-		f.Prediction = strings.ReplaceAll(s, c.key, "[redacted]")
-	}
+	f.Message = c.secrets.String(f.Message)
+	f.Prediction = c.secrets.Value(f.Prediction)
 	return f
 }

@@ -57,9 +57,9 @@ var Codes = map[Code]string{
 	InvalidWeight:              "a weight is not a finite number >= 0, sits on an intermediate object, or all weights are zero",
 	InvalidValue:               "a value outside the allowed set or form (aggregator, ai-system, data, parameters)",
 
-	DataNotFound:         "the dataset file does not exist or cannot be read",
+	DataNotFound:         "the dataset file does not exist, cannot be read, or may not be read: outside the workspace, hidden, or the runtime file",
 	InvalidDatasetRecord: "a dataset row is not valid JSON, lacks input/expected, or does not fit the program schema",
-	ArtifactNotFound:     "an artifact path does not name a regular readable file inside the benchmark's tree",
+	ArtifactNotFound:     "an artifact path does not name a regular readable file inside the workspace that is neither hidden nor the runtime file",
 	MissingField:         "an object lacks a required field",
 	ExtraField:           "an object has a field the schema does not declare",
 	WrongType:            "a value has the wrong JSON type for its semantic type",

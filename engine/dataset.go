@@ -54,9 +54,9 @@ type example struct {
 // dataset streams the examples of a JSONL file.
 type dataset struct {
 	b      *ir.Benchmark
-	path   string // as opened
-	dir    string // the JSONL file's directory, absolute
-	root   string // the benchmark's directory, absolute: artifacts must stay inside it
+	path   string // as the benchmark names it, joined to its folder: for messages
+	dir    string // the JSONL file's directory, absolute, links resolved: artifacts are relative to it
+	files  *confined
 	r      *bufio.Reader
 	f      *os.File
 	line   int
@@ -64,41 +64,31 @@ type dataset struct {
 	failed *Abort
 }
 
-// openDataset opens the dataset for a benchmark whose file is in root.
-func openDataset(b *ir.Benchmark, root string) (*dataset, *Abort) {
-	path := filepath.Join(root, filepath.FromSlash(b.Data.Path))
-	if filepath.IsAbs(filepath.FromSlash(b.Data.Path)) {
-		path = filepath.FromSlash(b.Data.Path) // only an IR written by hand has one; the compiler refuses it
+// openDataset opens the dataset for a benchmark whose file is in root, within paths.
+func openDataset(b *ir.Benchmark, root string, paths Paths) (*dataset, *Abort) {
+	name := b.Data.Path
+	path := filepath.Join(root, filepath.FromSlash(name))
+	if filepath.IsAbs(filepath.FromSlash(name)) {
+		path = filepath.FromSlash(name) // only an IR written by hand has one; the compiler refuses it
 	}
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		// Checked before opening: opening a FIFO would block for ever.
-		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, "the dataset %s is not a regular file", path)
+	notFound := func(format string, args ...any) (*dataset, *Abort) {
+		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, format, args...)
 	}
-	f, err := os.Open(path)
+	files, err := paths.open(root)
 	if err != nil {
-		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, "cannot read the dataset: %v", unwrapPathError(err))
+		return notFound("cannot read the dataset: %v", err)
 	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, "the dataset %s is not a regular file", path)
-	}
-	absRoot, err := filepath.Abs(root)
-	if err == nil {
-		absRoot, err = filepath.EvalSymlinks(absRoot)
-	}
+	base, err := realDir(root)
 	if err != nil {
-		f.Close()
-		return nil, abort(path, 1, diag.DataNotFound, nil, "cannot resolve the benchmark directory: %v", err)
+		files.Close()
+		return notFound("cannot resolve the benchmark directory: %v", unwrapPathError(err))
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
-	if err == nil {
-		dir, err = filepath.Abs(dir)
+	f, real, perr := files.open(base, name)
+	if perr != nil {
+		files.Close()
+		return notFound("the dataset data.path %v", perr)
 	}
-	if err != nil {
-		f.Close()
-		return nil, abort(path, 1, diag.DataNotFound, nil, "cannot resolve the dataset directory: %v", err)
-	}
-	return &dataset{b: b, path: path, dir: dir, root: absRoot, f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
+	return &dataset{b: b, path: path, dir: filepath.Dir(real), files: files, f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
 }
 
 func unwrapPathError(err error) error {
@@ -109,7 +99,7 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func (d *dataset) Close() error { return d.f.Close() }
+func (d *dataset) Close() error { return errors.Join(d.f.Close(), d.files.Close()) }
 
 // next returns the next example, or nil at the end. A bad row aborts: d.failed is set.
 func (d *dataset) next() *example {
@@ -198,32 +188,17 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 }
 
 // resolveArtifact turns a dataset artifact path into an absolute path (A.6): relative to the
-// JSONL file's directory, normalised, inside the benchmark's directory tree (symbolic links
-// included), a regular readable file.
+// JSONL file's directory, normalised, a regular readable file inside the run's confinement
+// (symbolic links resolved), not private (Paths). A refusal names the field, not the path.
 func (d *dataset) resolveArtifact(value string, path []string) (string, *Problem) {
 	if value == "" || filepath.IsAbs(value) || strings.HasPrefix(value, "/") || filepath.VolumeName(value) != "" {
-		return "", problem(diag.ArtifactNotFound, path, "artifact path %q must be relative to the dataset file", clip(value))
+		return "", problem(diag.ArtifactNotFound, path, "%s must be an artifact path relative to the dataset file", pathName(path))
 	}
-	p := filepath.Join(d.dir, filepath.FromSlash(value))
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", problem(diag.ArtifactNotFound, path, "artifact %q does not exist", clip(value))
+	f, real, perr := d.files.open(d.dir, value)
+	if perr != nil { // the reason alone: a message quotes no value of a row
+		return "", problem(diag.ArtifactNotFound, path, "%s: the artifact %s", pathName(path), perr.Reason)
 	}
-	if rel, err := filepath.Rel(d.root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", problem(diag.ArtifactNotFound, path, "artifact %q lies outside the benchmark's directory", clip(value))
-	}
-	if info, err := os.Stat(real); err != nil || !info.Mode().IsRegular() {
-		return "", problem(diag.ArtifactNotFound, path, "artifact %q is not a regular file", clip(value))
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		return "", problem(diag.ArtifactNotFound, path, "artifact %q cannot be read: %v", clip(value), unwrapPathError(err))
-	}
-	info, err := f.Stat()
 	f.Close()
-	if err != nil || !info.Mode().IsRegular() {
-		return "", problem(diag.ArtifactNotFound, path, "artifact %q is not a regular file", clip(value))
-	}
 	return real, nil
 }
 

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/benchy-eval/benchy/diag"
 )
@@ -80,6 +82,7 @@ func TestDatasetFailures(t *testing.T) {
 		{rule: "a symbolic link pointing outside the benchmark directory is refused", data: jsonl(withDoc("files/link-out.txt")), code: diag.ArtifactNotFound, line: 1, path: []string{"input", "doc"}},
 		{rule: "a symbolic link to a directory outside is refused", data: jsonl(withDoc("outdir/outside.txt")), code: diag.ArtifactNotFound, line: 1, path: []string{"input", "doc"}},
 		{rule: "a directory is not a regular file", data: jsonl(withDoc("files")), code: diag.ArtifactNotFound, line: 1, path: []string{"input", "doc"}},
+		{rule: "a directory whose name starts with .. is hidden", data: jsonl(withDoc("..x/c.txt")), code: diag.ArtifactNotFound, line: 1, path: []string{"input", "doc"}},
 		{rule: "an empty artifact path is refused", data: jsonl(withDoc("")), code: diag.ArtifactNotFound, line: 1, path: []string{"input", "doc"}},
 		{rule: "an empty file is an empty dataset", data: "", code: diag.InvalidDatasetRecord, line: 1, path: []string{}},
 		{rule: "only blank lines is an empty dataset", data: "\n\n  \r\n\t\n", code: diag.InvalidDatasetRecord, line: 1, path: []string{}},
@@ -90,7 +93,6 @@ func TestDatasetFailures(t *testing.T) {
 		{rule: "blank lines and CRLF line ends are fine", data: "\r\n" + goodRow + "\r\n\r\n  \n" + goodRow + "\r\n", valid: 2},
 		{rule: "the last row needs no line break", data: goodRow + "\n" + goodRow, valid: 2},
 		{rule: "a ../ path that stays inside the benchmark directory is fine", data: jsonl(withDoc("../shared/b.txt"), withDoc("./files/../files/a.txt")), valid: 2},
-		{rule: "a directory whose name starts with .. is inside the tree", data: jsonl(withDoc("..x/c.txt")), valid: 1},
 		{rule: "a symbolic link to a file inside the benchmark directory is fine", data: jsonl(withDoc("files/link-in.txt")), valid: 1},
 		{rule: "whitespace around a row is fine", data: jsonl("  " + goodRow + " \t"), valid: 1},
 		{rule: "Unicode in values is fine", data: jsonl(`{"input": {"text": "東京 é \u00e9", "doc": "files/a.txt"}, "expected": {"label": "no", "n": -3}}`), valid: 1},
@@ -176,5 +178,131 @@ func TestDatasetUnderSymlinkedRoot(t *testing.T) {
 	}, Options{})
 	if err != nil || rr.report.Summary.Valid != 1 {
 		t.Fatalf("err %v, report %+v", err, rr)
+	}
+}
+
+// TestHardeningDataPathEscapes (issue 11, finding 4): no dataset or artifact path reads a
+// file outside the run's workspace, by .., an absolute path or a symbolic link (to a file
+// or a folder), and none reads the runtime file, .env or the run store inside it. Each is
+// refused before any AI-system starts, with data_not_found or artifact_not_found, and no
+// byte of the file refused is in the error. --allow-outside (AllowOutside) widens the
+// workspace to any path, never to a private file.
+func TestHardeningDataPathEscapes(t *testing.T) {
+	const secret = "~SECRET~" // every file that must not be read starts with it
+	goodRows := jsonl(goodRow)
+	tests := []struct {
+		rule  string
+		data  string // data.path; "$TOP" is the folder above the workspace
+		rows  string // the rows of ws/bench/data/exam.jsonl; "" for goodRows
+		paths Paths  // Workspace "" means ws (the test's workspace); "-" the benchmark's folder
+		code  diag.Code
+		why   string // in the message; "" when the run must succeed
+	}{
+		{rule: "data.path ../../outside.jsonl", data: "../../outside.jsonl", code: diag.DataNotFound, why: "lies outside the workspace"},
+		{rule: "data.path absolute", data: "$TOP/outside.jsonl", code: diag.DataNotFound, why: "lies outside the workspace"},
+		{rule: "data.path a symbolic link to a file outside", data: "./data/link-out.jsonl", code: diag.DataNotFound, why: "lies outside the workspace"},
+		{rule: "data.path through a symbolic link to a folder outside", data: "./outdir/outside.jsonl", code: diag.DataNotFound, why: "lies outside the workspace"},
+		{rule: "data.path to a missing file beyond a link out says outside, not missing", data: "./outdir/nothing.jsonl", code: diag.DataNotFound, why: "lies outside the workspace"},
+		{rule: "data.path the runtime file", data: "../benchy.runtime.yaml", code: diag.DataNotFound, why: "is the runtime file"},
+		{rule: "data.path .env", data: "../.env", code: diag.DataNotFound, why: "hidden"},
+		{rule: "data.path the run store", data: "../.benchy/benchy.db", code: diag.DataNotFound, why: "hidden"},
+		{rule: "data.path a link to .env", data: "./data/link-env.jsonl", code: diag.DataNotFound, why: "hidden"},
+		{rule: "data.path a FIFO", data: "./data/fifo.jsonl", code: diag.DataNotFound, why: "not a regular file"},
+		{rule: "artifact ../../../secret.png", rows: jsonl(withDoc("../../../secret.png")), code: diag.ArtifactNotFound, why: "lies outside the workspace"},
+		{rule: "artifact a symbolic link out", rows: jsonl(withDoc("files/link-out.png")), code: diag.ArtifactNotFound, why: "lies outside the workspace"},
+		{rule: "artifact the runtime file", rows: jsonl(withDoc("../../benchy.runtime.yaml")), code: diag.ArtifactNotFound, why: "is the runtime file"},
+		{rule: "artifact .env", rows: jsonl(withDoc("../../.env")), code: diag.ArtifactNotFound, why: "hidden"},
+		{rule: "artifact the run store", rows: jsonl(withDoc("../../.benchy/benchy.db")), code: diag.ArtifactNotFound, why: "hidden"},
+		{rule: "artifact a link to the run store", rows: jsonl(withDoc("files/link-db.png")), code: diag.ArtifactNotFound, why: "hidden"},
+		{rule: "artifact a FIFO", rows: jsonl(withDoc("files/fifo.png")), code: diag.ArtifactNotFound, why: "not a regular file"},
+		{rule: "without a workspace, the benchmark's folder confines", data: "../shared/rows.jsonl", paths: Paths{Workspace: "-"}, code: diag.DataNotFound, why: "lies outside the benchmark's directory"},
+		{rule: "the hint says how to allow it", data: "../../outside.jsonl", paths: Paths{Hint: "pass --allow-outside"}, code: diag.DataNotFound, why: "lies outside the workspace; pass --allow-outside"},
+		{rule: "allow-outside still refuses .env", data: "../.env", paths: Paths{AllowOutside: true}, code: diag.DataNotFound, why: "hidden"},
+		{rule: "allow-outside still refuses a hidden folder outside", data: "../../.hidden/rows.jsonl", paths: Paths{AllowOutside: true}, code: diag.DataNotFound, why: "hidden"},
+
+		{rule: "a dataset elsewhere in the workspace is fine", data: "../shared/rows.jsonl"},
+		{rule: "allow-outside reads a dataset outside", data: "../../rows.jsonl", paths: Paths{AllowOutside: true}},
+		{rule: "allow-outside reads an artifact outside", rows: jsonl(withDoc("../../../a.txt")), paths: Paths{AllowOutside: true}},
+	}
+	b0 := compileYAML(t, datasetBench)
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			top := t.TempDir()
+			ws := filepath.Join(top, "ws")
+			root := filepath.Join(ws, "bench")
+			rows := tt.rows
+			if rows == "" {
+				rows = goodRows
+			}
+			writeTree(t, top, map[string]string{
+				"outside.jsonl":             secret + " outside\n",
+				"outdir/outside.jsonl":      secret + " in a folder outside\n",
+				"secret.png":                secret + " image",
+				"rows.jsonl":                strings.ReplaceAll(goodRows, "files/a.txt", "ws/bench/data/files/a.txt"),
+				"a.txt":                     "a",
+				".hidden/rows.jsonl":        goodRows,
+				"ws/.env":                   secret + "=1\n",
+				"ws/benchy.runtime.yaml":    secret + ": runtime\n",
+				"ws/.benchy/benchy.db":      secret + " store",
+				"ws/shared/rows.jsonl":      strings.ReplaceAll(goodRows, "files/a.txt", "../bench/data/files/a.txt"),
+				"ws/bench/data/exam.jsonl":  rows,
+				"ws/bench/data/files/a.txt": "a",
+			})
+			mustSymlink(t, filepath.Join(top, "outside.jsonl"), filepath.Join(root, "data/link-out.jsonl"))
+			mustSymlink(t, filepath.Join(top, "outdir"), filepath.Join(root, "outdir"))
+			mustSymlink(t, filepath.Join(ws, ".env"), filepath.Join(root, "data/link-env.jsonl"))
+			mustSymlink(t, filepath.Join(top, "secret.png"), filepath.Join(root, "data/files/link-out.png"))
+			mustSymlink(t, filepath.Join(ws, ".benchy/benchy.db"), filepath.Join(root, "data/files/link-db.png"))
+			for _, fifo := range []string{"data/fifo.jsonl", "data/files/fifo.png"} {
+				if err := syscall.Mkfifo(filepath.Join(root, fifo), 0o644); err != nil {
+					t.Skip("no FIFOs here:", err)
+				}
+			}
+			b := *b0
+			if tt.data != "" {
+				b.Data.Path = strings.ReplaceAll(tt.data, "$TOP", filepath.ToSlash(top))
+			}
+			paths := tt.paths
+			switch paths.Workspace {
+			case "":
+				paths.Workspace = ws
+			case "-":
+				paths.Workspace = ""
+			}
+			var c counter
+			done := make(chan struct{})
+			var rr *runResult
+			var err error
+			go func() {
+				defer close(done)
+				rr, err = run(t, &b, root, &c, func(context.Context, int, map[string]any) (any, error) {
+					return map[string]any{"label": "yes", "n": 1}, nil
+				}, Options{Paths: paths})
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the run hangs")
+			}
+			if tt.code == "" {
+				if err != nil || rr.report.Summary.Valid != 1 {
+					t.Fatalf("err %v, report %+v", err, rr)
+				}
+				return
+			}
+			var a *Abort
+			if !errors.As(err, &a) {
+				t.Fatalf("err = %v, want an *Abort", err)
+			}
+			if a.Diagnostic.Code != tt.code || !strings.Contains(a.Diagnostic.Message, tt.why) {
+				t.Errorf("abort %s %q, want %s saying %q", a.Diagnostic.Code, a.Diagnostic.Message, tt.code, tt.why)
+			}
+			if msg := a.Error(); strings.Contains(msg, "SECRET") || strings.Contains(msg, "'~'") || strings.Contains(msg, `"~"`) {
+				t.Errorf("the error shows the refused file's content: %s", msg)
+			}
+			if c.calls.Load() != 0 || c.made.Load() != 0 {
+				t.Errorf("refused, yet %d adapters were started and %d calls made", c.made.Load(), c.calls.Load())
+			}
+		})
 	}
 }

@@ -80,7 +80,7 @@ func TestDatasetBOMAndFIFO(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := validateDataset(context.Background(), b, root, 0); done <- err }()
+	go func() { _, err := validateDataset(context.Background(), b, root, Paths{}, 0); done <- err }()
 	select {
 	case err := <-done:
 		if a, ok := err.(*Abort); !ok || a.Diagnostic.Code != diag.DataNotFound {

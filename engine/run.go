@@ -18,6 +18,7 @@ import (
 // Options configure a run.
 type Options struct {
 	Root        string         // the directory data.path is relative to: the benchmark file's
+	Paths       Paths          // where the dataset and its artifacts may be read from
 	IRHash      string         // recorded in the report
 	Binding     string         // the name of the adapter binding, recorded in the report
 	Concurrency int            // workers; 0 means DefaultConcurrency
@@ -56,7 +57,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
-	total, err := validateDataset(ctx, b, opts.Root, opts.Limit)
+	total, err := validateDataset(ctx, b, opts.Root, opts.Paths, opts.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +88,8 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 // before any AI-system call.
 // With a limit, every row is still checked (a bad row anywhere aborts), and the first
 // limit are run.
-func validateDataset(ctx context.Context, b *ir.Benchmark, root string, limit int) (int, error) {
-	d, a := openDataset(b, root)
+func validateDataset(ctx context.Context, b *ir.Benchmark, root string, paths Paths, limit int) (int, error) {
+	d, a := openDataset(b, root, paths)
 	if a != nil {
 		return 0, a
 	}
@@ -159,7 +160,7 @@ type outcome struct {
 // and are written in index order. A window bounds how far dispatch runs ahead of writing, so
 // memory stays flat however large the dataset.
 func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
-	d, a := openDataset(r.b, r.opts.Root)
+	d, a := openDataset(r.b, r.opts.Root, r.opts.Paths)
 	if a != nil {
 		return a
 	}

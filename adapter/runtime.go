@@ -112,6 +112,12 @@ func (r *Runtime) Names() []string {
 // example runs. Commands' stderr goes to log, line by line, each line prefixed with the
 // binding's name; log may be nil. A nil Runtime binds nothing.
 func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.Factory, string, error) {
+	return r.FactoryIn(b, root, engine.Paths{}, log)
+}
+
+// FactoryIn is Factory with the prompt file confined by paths (the run's workspace), as
+// the dataset is, rather than to root.
+func (r *Runtime) FactoryIn(b *ir.Benchmark, root string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
 	sys := b.AISystem
 	switch sys.Type {
 	case ir.SystemExternal:
@@ -127,7 +133,7 @@ func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.F
 		}
 		return bd.httpFactory(), bd.name, nil
 	case ir.SystemModel:
-		return r.modelFactory(b, root)
+		return r.modelFactory(b, root, paths)
 	}
 	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
 }

@@ -3,10 +3,8 @@ package adapter
 import (
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -203,13 +201,13 @@ func (r *Runtime) ProviderNames() []string {
 
 // modelFactory binds a model AI-system to the provider it names. The key is read from the
 // environment here, once, and the prompt file from the benchmark's directory root.
-func (r *Runtime) modelFactory(b *ir.Benchmark, root string) (engine.Factory, string, error) {
+func (r *Runtime) modelFactory(b *ir.Benchmark, root string, paths engine.Paths) (engine.Factory, string, error) {
 	sys := b.AISystem
 	cfg, ok := r.providerConfig(sys.Provider)
 	if !ok {
 		return nil, "", r.missingProvider(sys.Provider)
 	}
-	prompt, err := readPrompt(root, sys.Prompt)
+	prompt, err := readPromptIn(root, sys.Prompt, paths)
 	if err != nil {
 		return nil, "", err
 	}
@@ -252,72 +250,32 @@ func (r *Runtime) missingProvider(name string) error {
 	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
 }
 
-// readPrompt reads a model's prompt file, name as ai-system.prompt gives it: slash-separated
-// and relative to root, the benchmark's directory. It reads through an os.Root, so neither
-// .. nor a symbolic link leads out of that directory, at the moment of reading as well as
-// when checked. No prompt is "".
-func readPrompt(root, name string) (string, error) {
+// readPrompt reads a model's prompt file confined to root: readPromptIn without a
+// workspace.
+func readPrompt(root, name string) (string, error) { return readPromptIn(root, name, engine.Paths{}) }
+
+// maxPrompt bounds a prompt file: far beyond any model's context, far below the memory a
+// mistaken data file would take.
+const maxPrompt = 16 << 20
+
+// readPromptIn reads a model's prompt file, name as ai-system.prompt gives it:
+// slash-separated and relative to root, the benchmark's directory, within paths: neither
+// .. nor a symbolic link leads out of the workspace (or of root, without one), and the
+// runtime file and hidden files (.env, .benchy/) are refused, as engine.Paths says. No
+// prompt is "".
+func readPromptIn(root, name string, paths engine.Paths) (string, error) {
 	if name == "" {
 		return "", nil
 	}
-	if root == "" {
-		root = "."
-	}
-	outside := fmt.Errorf("ai-system.prompt: the prompt file %q lies outside the benchmark's directory", name)
-	local := filepath.FromSlash(name)
-	if !filepath.IsLocal(local) {
-		return "", outside
-	}
-	dir, err := os.OpenRoot(root)
-	if err != nil {
-		return "", fmt.Errorf("ai-system.prompt: cannot open the benchmark's directory to read %q: %v", name, unwrapPathError(err))
-	}
-	defer dir.Close()
-	// Stat before opening, so that a FIFO is refused rather than waited on.
-	info, err := dir.Stat(local)
-	if err == nil && !info.Mode().IsRegular() {
-		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is not a regular file", name)
-	}
-	var f *os.File
-	if err == nil {
-		f, err = dir.Open(local)
-	}
-	if err != nil {
-		if escapes(root, local) {
-			return "", outside
-		}
-		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: %v", name, unwrapPathError(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: %v", name, unwrapPathError(err))
-	}
-	if !utf8.Valid(data) {
+	data, err := paths.ReadFile(root, name, maxPrompt)
+	var pe *engine.PathError
+	switch {
+	case errors.As(err, &pe) && (pe.Kind == engine.PathMissing || pe.Kind == engine.PathUnreadable):
+		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it %s", name, pe.Reason)
+	case err != nil:
+		return "", fmt.Errorf("ai-system.prompt: the prompt file %v", err)
+	case !utf8.Valid(data):
 		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is not UTF-8 text", name)
 	}
 	return string(data), nil
-}
-
-// escapes reports whether local, resolved under root with its symbolic links, lies outside
-// root: why an os.Root refused it, for the message.
-func escapes(root, local string) bool {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
-	real, err := filepath.EvalSymlinks(filepath.Join(root, local))
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(realRoot, real)
-	return err != nil || !filepath.IsLocal(rel)
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

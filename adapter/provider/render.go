@@ -2,10 +2,13 @@ package provider
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/benchy-eval/benchy/ir"
 )
@@ -24,9 +27,11 @@ type Part struct {
 // "label: value" lines gathered into one text part until the next artifact; each artifact
 // as a line "label: [image]" (or audio, document) followed by a media part with the file's
 // bytes. Nested fields are labelled with dotted paths. Strings are written as they are;
-// other values as JSON.
+// other values as JSON. The artifacts of one input hold at most MaxArtifactBytes: more is
+// an error, before the file that crosses the limit is read.
 func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 	var parts []Part
+	budget := int64(MaxArtifactBytes)
 	var text strings.Builder
 	flush := func() {
 		if text.Len() > 0 {
@@ -42,9 +47,9 @@ func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 			continue
 		}
 		path, _ := v.(string)
-		data, err := os.ReadFile(path)
+		data, err := readArtifact(path, label, leaf.Field.Type, &budget)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s for %s: %w", filepath.Base(path), label, err)
+			return nil, err
 		}
 		fmt.Fprintf(&text, "%s: [%s]\n", label, leaf.Field.Type)
 		flush()
@@ -52,6 +57,65 @@ func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 	}
 	flush()
 	return parts, nil
+}
+
+// MaxArtifactBytes bounds the artifact bytes of one request to a provider: 32 MiB, the
+// request limit of Anthropic's Messages API and OpenAI's limit for a file input. Each
+// artifact is held in memory, base64-encoded, in the request (about 8 times its size at
+// the peak), so the bound is also what one request may cost in memory.
+const MaxArtifactBytes = 32 << 20
+
+// readArtifact reads the artifact at path, the absolute path the engine resolved (a
+// regular file inside the run's workspace), for the field label of type kind, taking its
+// size from budget. A file that is not regular (a FIFO put there since the dataset was
+// checked) is refused without blocking; one larger than what is left of the budget is
+// refused before it is read.
+func readArtifact(path, label, kind string, budget *int64) ([]byte, error) {
+	name := filepath.Base(path)
+	notRegular := fmt.Errorf("%s %s for %s is not a regular file", kind, name, label)
+	if info, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
+	} else if !info.Mode().IsRegular() {
+		return nil, notRegular
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, notRegular
+	}
+	if size := info.Size(); size > *budget {
+		what := fmt.Sprintf("%s %s for %s is %s", kind, name, label, mib(size))
+		if left := *budget; left < MaxArtifactBytes {
+			what += fmt.Sprintf(", and the input's other artifacts leave %s", mib(left))
+		}
+		return nil, fmt.Errorf("%s: a request to a provider carries at most %s of artifacts (Anthropic's request limit, OpenAI's file limit)", what, mib(MaxArtifactBytes))
+	}
+	data := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("reading %s for %s: %w (did it change while the run goes?)", name, label, unwrapPathError(err))
+	}
+	*budget -= int64(len(data))
+	return data, nil
+}
+
+// mib writes a size in MiB, for messages.
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func valueAt(v any, path []string) any {

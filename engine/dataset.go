@@ -86,7 +86,7 @@ func openDataset(b *ir.Benchmark, root string, paths Paths) (*dataset, *Abort) {
 	f, real, perr := files.open(base, name)
 	if perr != nil {
 		files.Close()
-		return notFound("the dataset data.path %v", perr)
+		return notFound("data.path %v", perr)
 	}
 	return &dataset{b: b, path: path, dir: filepath.Dir(real), files: files, f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
 }

@@ -29,6 +29,7 @@ func runRun(e *env, args []string) int {
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
 	noStore := fs.Bool("no-store", false, "do not record the run in its workspace's store (.benchy/benchy.db)")
+	allowOutside := fs.Bool("allow-outside", false, "read the dataset, artifacts and prompt file from anywhere, not only from inside the benchmark's workspace (never the runtime file or hidden files such as .env and .benchy/)")
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
 		return code
@@ -46,7 +47,8 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
 	}
-	factory, binding, err := bind(rt, b, filepath.Dir(pos[0]), e.stderr)
+	paths := runPaths(pos[0], *allowOutside)
+	factory, binding, err := bind(rt, b, filepath.Dir(pos[0]), paths, e.stderr)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
 		msg := strings.TrimPrefix(err.Error(), engine.ErrMissingBinding.Error()+": ")
@@ -77,7 +79,7 @@ func runRun(e *env, args []string) int {
 	}
 	bar := newProgressBar(e.stderr)
 	opts := engine.Options{
-		Root: filepath.Dir(pos[0]), IRHash: hash, Binding: binding, Concurrency: *concurrency,
+		Root: filepath.Dir(pos[0]), Paths: paths, IRHash: hash, Binding: binding, Concurrency: *concurrency,
 		Limit: *limit, Results: jsonl,
 		Progress: func(p engine.Progress) { rec.progress(p); bar.update(p) },
 	}
@@ -169,8 +171,9 @@ func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 	return nil, adapter.RuntimeFile, nil
 }
 
-// bind finds b's adapter; root is the benchmark file's directory, where a prompt file is.
-func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, log io.Writer) (engine.Factory, string, error) {
+// bind finds b's adapter; root is the benchmark file's directory, where a prompt file is,
+// read within paths.
+func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
 	if rt == nil {
 		what := "ai-system " + b.AISystem.ID
 		if b.AISystem.Type == ir.SystemModel {
@@ -178,7 +181,7 @@ func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, log io.Writer) (eng
 		}
 		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, adapter.RuntimeFile)
 	}
-	return rt.Factory(b, root, log)
+	return rt.FactoryIn(b, root, paths, log)
 }
 
 // assemble writes the result document from the report and the JSONL stream.

@@ -81,7 +81,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, IRHash: hash, Binding: binding, Concurrency: req.Concurrency, Limit: req.Limit})
+	j := newJob(b, factory, engine.Options{Root: root, Paths: s.paths(), IRHash: hash, Binding: binding, Concurrency: req.Concurrency, Limit: req.Limit})
 	spec := store.RunSpec{Benchmark: req.Benchmark, IR: canonical, IRHash: hash, AISystem: b.AISystem, Binding: binding,
 		Options: store.Options{Limit: req.Limit, Concurrency: req.Concurrency}}
 	id, err := s.runs.enqueue(j, func() (string, error) {
@@ -103,6 +103,9 @@ func (s *Server) benchmarkDir(p string) string {
 	return filepath.Join(s.dir, filepath.FromSlash(path.Dir(p)))
 }
 
+// paths confines what a run reads (dataset, artifacts, prompt file) to the workspace.
+func (s *Server) paths() engine.Paths { return engine.Paths{Workspace: s.dir} }
+
 // bind finds the adapter factory for b's AI-system in the workspace's runtime file, or
 // answers why there is none (422) and returns false.
 func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engine.Factory, string, bool) {
@@ -118,7 +121,7 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engi
 		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), "the workspace has no "+RuntimeFile+" to bind "+what)
 		return nil, "", false
 	}
-	factory, binding, err := rt.Factory(b, root, s.cfg.Log)
+	factory, binding, err := rt.FactoryIn(b, root, s.paths(), s.cfg.Log)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
 		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), err.Error())
@@ -343,7 +346,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, IRHash: run.IRHash, Binding: binding,
+	j := newJob(b, factory, engine.Options{Root: root, Paths: s.paths(), IRHash: run.IRHash, Binding: binding,
 		Concurrency: run.Options.Concurrency, Limit: run.Options.Limit})
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {

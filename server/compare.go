@@ -1,8 +1,11 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/benchy-eval/benchy/compare"
 	"github.com/benchy-eval/benchy/engine"
@@ -11,7 +14,9 @@ import (
 
 // compareRuns answers GET /api/runs/compare?a=ID&b=ID: two completed runs of the same IR
 // side by side — the score delta with a paired interval, per-dimension deltas and the
-// examples that changed (b minus a).
+// examples that changed (b minus a). A comparison reads every result of both runs (10 s of
+// CPU for two runs of a million examples), and completed runs never change: the answer is
+// kept (compareCache).
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 	idA, idB := r.URL.Query().Get("a"), r.URL.Query().Get("b")
 	if idA == "" || idB == "" {
@@ -24,8 +29,9 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, store.ErrNotFound) {
 			writeError(w, http.StatusNotFound, "not_found", "no run "+id)
 			return
-		} else if err != nil {
-			writeError(w, http.StatusInternalServerError, "store", err.Error())
+		}
+		if err != nil {
+			s.internalError(w, "store_error", err)
 			return
 		}
 		if run.Status != store.Completed {
@@ -38,6 +44,11 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "different_benchmarks", "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
 		return
 	}
+	key := compareKey(runs)
+	if body, ok := s.cmps.get(key); ok {
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
 	nextA, stopA := iterPull(s.st, idA)
 	defer stopA()
 	nextB, stopB := iterPull(s.st, idB)
@@ -47,7 +58,7 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		a, errA, okA := nextA()
 		b, errB, okB := nextB()
 		if err := errors.Join(errA, errB); err != nil {
-			writeError(w, http.StatusInternalServerError, "store", err.Error())
+			s.internalError(w, "store_error", err)
 			return
 		}
 		if okA != okB {
@@ -62,11 +73,71 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, struct {
+	body, err := json.Marshal(struct {
 		A string `json:"a"`
 		B string `json:"b"`
 		compare.Comparison
 	}{idA, idB, c.Result()})
+	if err != nil {
+		s.internalError(w, "internal", err)
+		return
+	}
+	s.cmps.put(key, body)
+	writeJSON(w, http.StatusOK, json.RawMessage(body))
+}
+
+// compareCache keeps the answers of the latest comparisons, at most maxCompares of them
+// and none over maxCompareBytes, the oldest forgotten first.
+type compareCache struct {
+	mu    sync.Mutex
+	keys  []string
+	saved map[string]json.RawMessage
+}
+
+const (
+	maxCompares     = 16
+	maxCompareBytes = 4 << 20
+)
+
+// compareKey names a comparison of two completed runs as they stand: a run that was
+// changed since (its results, its end) is another key.
+func compareKey(runs [2]store.Run) string {
+	var key string
+	for _, r := range runs {
+		var end string
+		if r.FinishedAt != nil {
+			end = r.FinishedAt.String()
+		}
+		key += fmt.Sprintf("%q %s %d/%d %s;", r.ID, r.Status, r.Done, r.Total, end)
+	}
+	return key
+}
+
+func (c *compareCache) get(key string) (json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	body, ok := c.saved[key]
+	return body, ok
+}
+
+func (c *compareCache) put(key string, body json.RawMessage) {
+	if len(body) > maxCompareBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.saved == nil {
+		c.saved = map[string]json.RawMessage{}
+	}
+	if _, ok := c.saved[key]; ok {
+		return
+	}
+	if len(c.keys) == maxCompares {
+		delete(c.saved, c.keys[0])
+		c.keys = c.keys[1:]
+	}
+	c.keys = append(c.keys, key)
+	c.saved[key] = body
 }
 
 // iterPull reads a run's stored results one at a time.

@@ -3,9 +3,14 @@
 // same compiler as the CLI, and launch and watch runs.
 //
 // It is safe by default: it binds loopback unless told otherwise, and then requires a
-// token; state-changing requests must be JSON from the same origin; every path is confined
-// to the workspace (os.Root: no "..", no absolute paths, no symbolic links out); request
-// bodies are size-limited; and nothing secret (keys, commands, environment) is ever sent.
+// token of MinTokenLength characters or more; it answers only requests whose Host names it
+// and whose Origin, if any, is its own (hosts.go: no DNS rebinding); state-changing requests
+// must be JSON (or an upload's raw bytes); every path is confined to the workspace (os.Root:
+// no "..", no absolute paths, no symbolic links out); the API writes benchmark content only,
+// never code nor what a binding runs, atomically and durably (files.go, save.go); request
+// bodies are size-limited and connections bounded in number and time (listen.go); files are
+// opened without blocking (read.go); and nothing secret (keys, commands, environment, the
+// server's own paths) is ever sent.
 //
 // Runs are kept in the workspace's run store (WORKSPACE/.benchy/benchy.db, package store),
 // shared with `benchy run`. POST /api/runs compiles and binds a benchmark and queues a run;

@@ -204,7 +204,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	run, err := s.st.GetRun(id)
 	if err != nil {
-		runError(w, err)
+		s.runError(w, err)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -280,10 +280,10 @@ func sendEvent(w io.Writer, name string, v any) {
 }
 
 // runError answers a failed store lookup of a run.
-func runError(w http.ResponseWriter, err error) {
+func (s *Server) runError(w http.ResponseWriter, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "not_found", err.Error())
 		return
 	}
-	writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+	s.internalError(w, "store_error", err)
 }

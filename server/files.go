@@ -1,43 +1,215 @@
 package server
 
 import (
+	"bytes"
 	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
 	"slices"
 	"strings"
+	"time"
 )
 
-// MaxUpload bounds a file sent to PUT /api/files, decoded.
+// MaxUpload bounds a file sent to PUT /api/files as raw bytes; one sent as {"base64"} JSON
+// is bounded by Config.MaxBody, since JSON is decoded in memory.
 const MaxUpload = 64 << 20
 
-// putFile stores a dataset or asset file in the workspace: PUT /api/files/{path} with
-// {"base64": "..."}. The runtime file and the store cannot be written this way (the runtime
-// file says which commands run), nor anything hidden; paths are confined like benchmarks'.
+// uploadTimeout is how long an upload's body may take to arrive; other request bodies
+// have the server's ReadTimeout.
+const uploadTimeout = 10 * time.Minute
+
+// The API writes data, never code. A file the server writes may be read by the programs
+// the bindings run, so it takes only the kinds of file a benchmark is made of, each by its
+// extension: benchmarks (.yaml, through PUT /api/benchmarks, which compiles them), datasets
+// (.jsonl), prompt text (.md, .txt) and the media the engine sends to models (the table of
+// adapter/provider's mediaTypes). Never a script, a library, a .pth or anything without an
+// extension; never a hidden file or one in a hidden folder or node_modules; never the
+// runtime file; never a file a binding's command names (or one under a folder it names);
+// never over an executable file, a link or anything else than a regular file; never through
+// a folder that is a link. A written file is mode 0644.
+
+// uploadExtensions are the extensions PUT /api/files writes.
+var uploadExtensions = []string{
+	".jsonl",      // datasets
+	".md", ".txt", // prompts, text artifacts
+	".png", ".jpg", ".jpeg", ".gif", ".webp", ".pdf", // images and documents
+	".wav", ".mp3", ".flac", ".ogg", ".m4a", ".webm", // audio
+}
+
+// writeRefusal is why a path may not be written: an API error.
+type writeRefusal struct {
+	status        int
+	code, message string
+}
+
+func (e *writeRefusal) Error() string { return e.message }
+
+func refuse(status int, code, format string, args ...any) *writeRefusal {
+	return &writeRefusal{status, code, fmt.Sprintf(format, args...)}
+}
+
+// writable checks that workspace path p may be written with one of the extensions exts.
+func (s *Server) writable(p string, exts []string) *writeRefusal {
+	parts := strings.Split(p, "/")
+	if !fs.ValidPath(p) || p == "." || slices.ContainsFunc(parts, hiddenOrModules) || path.Base(p) == RuntimeFile {
+		return refuse(http.StatusBadRequest, "bad_path", "%s: a path the API writes is relative to the workspace, without .., hidden files or folders, node_modules or the runtime file", p)
+	}
+	if ext := strings.ToLower(path.Ext(p)); !slices.Contains(exts, ext) {
+		return refuse(http.StatusBadRequest, "not_benchmark_data",
+			"%s: the API writes only benchmark content, here %s files (benchmarks go through PUT /api/benchmarks); never code, configuration or a file without an extension", p, strings.Join(exts, " "))
+	}
+	for i := 1; i < len(parts); i++ { // the folders on the way must be folders, not links
+		info, err := s.root.Lstat(path.Join(parts[:i]...))
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil || !info.IsDir() {
+			return refuse(http.StatusBadRequest, "bad_path", "%s: %s is not a folder of the workspace (a link, or a file)", p, path.Join(parts[:i]...))
+		}
+	}
+	if named := s.commandNames(p); named != "" {
+		return refuse(http.StatusForbidden, "runs_program", "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
+	}
+	info, err := s.root.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return refuse(http.StatusForbidden, "unwritable", "cannot save %s inside the workspace", p)
+	case !info.Mode().IsRegular():
+		return refuse(http.StatusForbidden, "not_regular", "%s is not a regular file (a link, a folder or a FIFO): it is not replaced", p)
+	case info.Mode().Perm()&0o111 != 0:
+		return refuse(http.StatusForbidden, "executable", "%s is executable: the API does not replace programs", p)
+	}
+	return nil
+}
+
+// hiddenOrModules names path elements the API never writes into.
+func hiddenOrModules(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules"
+}
+
+// commandNames returns the runtime file (a workspace path) whose commands name p, or a
+// folder above it; "" when none does. The runtime files that may bind a benchmark near p
+// are the workspace's and those of p's folders (benchy run looks beside the benchmark).
+//
+// It reads a runtime file as text, not YAML: every word that could be a path (split at
+// spaces, quotes, brackets, commas, = and :) counts, resolved against the runtime file's
+// folder. That finds a script given as an argument ([python3, extract.py, --rules=r.txt],
+// [sh, -c, "… words.txt"]) and needs no valid file: it can name more than the commands do,
+// never less.
+func (s *Server) commandNames(p string) string {
+	dirs := []string{"."}
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		dirs = append(dirs, d)
+	}
+	for _, dir := range dirs {
+		rt := path.Join(dir, RuntimeFile)
+		src, _, err := s.readRegular(rt, s.cfg.MaxBody)
+		if err != nil {
+			continue
+		}
+		for _, word := range strings.FieldsFunc(string(src), commandSeparator) {
+			named, ok := s.workspacePath(dir, word)
+			if ok && (named == p || strings.HasPrefix(p, named+"/")) {
+				return rt
+			}
+		}
+	}
+	return ""
+}
+
+func commandSeparator(r rune) bool {
+	return strings.ContainsRune(" \t\r\n\"'`[]{}(),;=:&|<>$", r)
+}
+
+// workspacePath resolves a word of a runtime file in folder dir as a workspace path.
+func (s *Server) workspacePath(dir, word string) (string, bool) {
+	if strings.HasPrefix(word, "/") {
+		for _, d := range s.dirs {
+			if rel, ok := strings.CutPrefix(word, d+"/"); ok {
+				return path.Clean(rel), fs.ValidPath(path.Clean(rel))
+			}
+		}
+		return "", false
+	}
+	p := path.Join(dir, word)
+	return p, fs.ValidPath(p) && p != "."
+}
+
+// putFile stores a dataset or asset file in the workspace: PUT /api/files/{path} with the
+// raw bytes (application/octet-stream, streamed to disk, up to MaxUpload) or with
+// {"base64": "..."} (application/json, up to Config.MaxBody).
 func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
-	if !fs.ValidPath(p) || p == "." || path.Base(p) == RuntimeFile || slices.ContainsFunc(strings.Split(p, "/"), skipDir) {
-		writeError(w, http.StatusBadRequest, "bad_path", "a file path is relative to the workspace, without .., hidden folders or the runtime file")
+	if refusal := s.writable(p, uploadExtensions); refusal != nil {
+		writeError(w, refusal.status, refusal.code, refusal.message)
 		return
 	}
-	var req struct {
-		Base64 string `json:"base64"`
+	var body io.Reader
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/octet-stream") {
+		if r.ContentLength > MaxUpload {
+			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than %d bytes", MaxUpload))
+			return
+		}
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTimeout))
+		body = r.Body
+	} else {
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		var req struct {
+			Base64 string `json:"base64"`
+		}
+		if !readJSON(w, r, &req) {
+			return
+		}
+		data, err := base64.StdEncoding.DecodeString(req.Base64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad_request", "base64 does not decode: "+err.Error())
+			return
+		}
+		body = bytes.NewReader(data)
 	}
-	if !readJSON(w, r, &req) {
-		return
-	}
-	data, err := base64.StdEncoding.DecodeString(req.Base64)
+	in := &bodyReader{r: body}
+	info, err := s.writeAtomic(p, in)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", "base64 does not decode: "+err.Error())
-		return
-	}
-	if err := s.writeAtomic(p, data); err != nil {
-		writeError(w, http.StatusForbidden, "unwritable", "cannot save "+p+" inside the workspace")
+		s.writeFailed(w, p, in.err, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Path string `json:"path"`
-		Size int    `json:"size"`
-	}{p, len(data)})
+		Size int64  `json:"size"`
+	}{p, info.Size()})
+}
+
+// bodyReader keeps the error of reading a request body, to tell it from one of writing.
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// writeFailed answers a failed save of workspace path p: the request body's fault when
+// reading it failed (readErr), else the server's.
+func (s *Server) writeFailed(w http.ResponseWriter, p string, readErr, err error) {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(readErr, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than %d bytes", tooBig.Limit))
+	case readErr != nil:
+		writeError(w, http.StatusBadRequest, "bad_request", "the request body did not arrive whole (cut short, or too slow)")
+	default:
+		s.logf("cannot save %s: %v", p, err)
+		writeError(w, http.StatusForbidden, "unwritable", "cannot save "+p+" inside the workspace")
+	}
 }

@@ -29,10 +29,10 @@ func TestUploadFiles(t *testing.T) {
 	if data, _ := os.ReadFile(outside); strings.Contains(string(data), "input") {
 		t.Error("a file outside the workspace was written")
 	}
-	if r := call(t, srv, "PUT", "/api/files/x.bin", `{"base64": "***"}`); r.status != http.StatusBadRequest {
+	if r := call(t, srv, "PUT", "/api/files/x.jsonl", `{"base64": "***"}`); r.status != http.StatusBadRequest {
 		t.Errorf("bad base64: %d", r.status)
 	}
-	if r := call(t, srv, "PUT", "/api/files/x.bin", body, "Content-Type", "application/octet-stream"); r.status != http.StatusUnsupportedMediaType {
-		t.Errorf("not JSON: %d", r.status)
+	if r := call(t, srv, "PUT", "/api/files/x.jsonl", body, "Content-Type", "text/plain"); r.status != http.StatusUnsupportedMediaType {
+		t.Errorf("neither JSON nor raw bytes: %d", r.status)
 	}
 }

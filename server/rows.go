@@ -56,23 +56,16 @@ func datasetPath(run store.Run) string {
 // index returns the example offsets of the workspace file p, building them if the file is new
 // or changed.
 func (s *Server) index(p string) (*rowIndex, error) {
-	info, err := s.root.Stat(p)
+	f, info, err := s.openRegular(p)
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fs.ErrInvalid
-	}
+	defer f.Close()
 	s.rows.mu.Lock()
 	defer s.rows.mu.Unlock()
 	if ix, ok := s.rows.m[p]; ok && ix.size == info.Size() && ix.mod.Equal(info.ModTime()) {
 		return ix, nil
 	}
-	f, err := s.root.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	ix := &rowIndex{size: info.Size(), mod: info.ModTime()}
 	r := bufio.NewReaderSize(f, 256<<10)
 	var off int64
@@ -118,7 +111,7 @@ func (s *Server) withRows(run store.Run, page store.Page) store.Page {
 	if err != nil {
 		return page
 	}
-	f, err := s.root.Open(p)
+	f, _, err := s.openRegular(p)
 	if err != nil {
 		return page
 	}

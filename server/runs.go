@@ -52,13 +52,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d", maxConcurrency))
 		return
 	}
-	src, err := s.root.ReadFile(req.Benchmark)
+	src, _, err := s.readRegular(req.Benchmark, s.maxBenchmarkFile())
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			writeError(w, http.StatusNotFound, "not_found", "no benchmark "+req.Benchmark)
-		} else {
-			writeError(w, http.StatusForbidden, "unreadable", "cannot read "+req.Benchmark+" inside the workspace")
-		}
+		fileError(w, "benchmark", req.Benchmark, err)
 		return
 	}
 	b, ds := compiler.Compile(src)
@@ -72,7 +68,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	canonical, err := ir.Marshal(b)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		s.internalError(w, "internal", err)
 		return
 	}
 	hash := ir.Hash(canonical)
@@ -90,7 +86,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		j.cancel(nil)
-		enqueueError(w, err)
+		s.enqueueError(w, err)
 		return
 	}
 	w.Header().Set("Location", "/api/runs/"+url.PathEscape(id))
@@ -124,23 +120,23 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engi
 	factory, binding, err := rt.FactoryIn(b, root, s.paths(), s.cfg.Log)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
-		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), err.Error())
+		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), s.relative(err.Error()))
 		return nil, "", false
 	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
-		writeError(w, http.StatusUnprocessableEntity, "binding_unusable", err.Error())
+		writeError(w, http.StatusUnprocessableEntity, "binding_unusable", s.relative(err.Error()))
 		return nil, "", false
 	}
 	return factory, binding, true
 }
 
-func enqueueError(w http.ResponseWriter, err error) {
+func (s *Server) enqueueError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, errClosing):
 		writeError(w, http.StatusServiceUnavailable, "shutting_down", err.Error())
 	case errors.Is(err, store.ErrTransition):
 		writeError(w, http.StatusConflict, "not_resumable", err.Error())
 	default:
-		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		s.internalError(w, "store_error", err)
 	}
 }
 
@@ -177,7 +173,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	}
 	runs, err := s.st.ListRuns(store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash")}, min(limit, maxListLimit))
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		s.internalError(w, "store_error", err)
 		return
 	}
 	out := struct {
@@ -192,7 +188,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	run, err := s.st.GetRun(r.PathValue("id"))
 	if err != nil {
-		runError(w, err)
+		s.runError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.view(run))
@@ -237,12 +233,12 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
 	pq.Limit = min(pq.Limit, maxPageLimit)
 	run, err := s.st.GetRun(id)
 	if err != nil {
-		runError(w, err)
+		s.runError(w, err)
 		return
 	}
 	page, err := s.st.Page(id, pq)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		s.internalError(w, "store_error", err)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.withRows(run, page))
@@ -280,7 +276,7 @@ func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
 	case errors.Is(err, store.ErrNoReport):
 		writeError(w, http.StatusConflict, "not_finished", err.Error()+": the json document needs a completed run; jsonl and csv export any run")
 	default:
-		runError(w, err)
+		s.runError(w, err)
 	}
 }
 
@@ -309,12 +305,12 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errNotExecuted):
 		run, err := s.st.GetRun(id)
 		if err != nil {
-			runError(w, err)
+			s.runError(w, err)
 			return
 		}
 		writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
 	default:
-		writeError(w, http.StatusInternalServerError, "store_error", err.Error())
+		s.internalError(w, "store_error", err)
 	}
 }
 
@@ -324,7 +320,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	run, err := s.st.GetRun(id)
 	if err != nil {
-		runError(w, err)
+		s.runError(w, err)
 		return
 	}
 	if run.Status != store.Interrupted && run.Status != store.Cancelled {
@@ -338,7 +334,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := ir.Unmarshal(run.IR)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "store_error", fmt.Sprintf("run %s's stored IR: %v", id, err))
+		s.internalError(w, "store_error", fmt.Errorf("run %s's stored IR: %w", id, err))
 		return
 	}
 	root := s.benchmarkDir(run.Benchmark)
@@ -351,7 +347,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
 		j.cancel(nil)
-		enqueueError(w, err)
+		s.enqueueError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, map[string]string{"id": id})

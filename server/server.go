@@ -1,9 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,8 +12,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/benchy-eval/benchy/store"
 )
@@ -22,9 +27,13 @@ import (
 type Config struct {
 	Workspace string // the directory served; "" means the working directory
 	Addr      string // host:port to listen on
-	Token     string // required as "Authorization: Bearer <token>" when set
+	Token     string // required as "Authorization: Bearer <token>" when set; MinTokenLength at least
 	MaxBody   int64  // bytes a request body may have; 0 means DefaultMaxBody
 	MaxRuns   int    // runs executing at once, the rest queued; 0 means DefaultMaxRuns
+	MaxConns  int    // connections open at once (Listen); 0 means DefaultMaxConns
+	// AllowedHosts are names the server answers to beyond its own address (see hosts.go):
+	// NAME at any port, NAME:PORT at that port only. A reverse proxy's name goes here.
+	AllowedHosts []string
 	// Log receives the stderr of the AI-systems' commands, line by line, and the server's
 	// own notes (runs found interrupted at start). Nil: discarded.
 	Log io.Writer
@@ -32,20 +41,26 @@ type Config struct {
 
 // DefaultAddr is loopback: nothing outside this machine can reach a server by default.
 const (
-	DefaultAddr    = "127.0.0.1:8080"
-	DefaultMaxBody = 8 << 20
-	DefaultMaxRuns = 2
+	DefaultAddr     = "127.0.0.1:8080"
+	DefaultMaxBody  = 8 << 20
+	DefaultMaxRuns  = 2
+	DefaultMaxConns = 2048
+	MinTokenLength  = 16 // characters: with the 62 of letters and digits, over 95 bits
 )
 
 // Server serves one workspace.
 type Server struct {
-	cfg  Config
-	dir  string // the workspace, absolute: runs resolve data and artifacts against it
-	root *os.Root
-	st   *store.Store
-	runs *manager
-	mux  *http.ServeMux
-	rows rowCache // where each example of a dataset starts, for pages of results
+	cfg   Config
+	dir   string   // the workspace, absolute: runs resolve data and artifacts against it
+	dirs  []string // dir, and its real path when that differs: what clients never see
+	root  *os.Root
+	st    *store.Store
+	runs  *manager
+	mux   *http.ServeMux
+	hosts *hostPolicy
+	rows  rowCache     // where each example of a dataset starts, for pages of results
+	lists compileCache // each benchmark file's listing entry, by version
+	cmps  compareCache // comparisons of finished runs
 
 	closeOnce sync.Once
 	closeErr  error
@@ -53,6 +68,10 @@ type Server struct {
 
 // ErrTokenRequired is returned by New for a non-loopback address without a token.
 var ErrTokenRequired = errors.New("listening beyond loopback needs a token (--token or BENCHY_TOKEN)")
+
+// ErrTokenShort is returned by New for a token shorter than MinTokenLength: a short one is
+// guessed.
+var ErrTokenShort = fmt.Errorf("a token needs at least %d characters (make one with: openssl rand -hex 16)", MinTokenLength)
 
 // New checks the configuration and opens the workspace and its run store. Runs the store
 // shows as queued or running belonged to a server that is gone: they become interrupted,
@@ -70,6 +89,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultMaxRuns
 	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -79,6 +101,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if !loopback && cfg.Token == "" {
 		return nil, ErrTokenRequired
+	}
+	if cfg.Token != "" && utf8.RuneCountInString(cfg.Token) < MinTokenLength {
+		return nil, ErrTokenShort
+	}
+	hosts, err := newHostPolicy(cfg.Addr, cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := filepath.Abs(cfg.Workspace)
 	if err != nil {
@@ -102,7 +131,11 @@ func New(cfg Config) (*Server, error) {
 	if n > 0 {
 		fmt.Fprintf(cfg.Log, "benchy: %d run(s) of an earlier server were interrupted; resume them with POST /api/runs/{id}/resume\n", n)
 	}
-	s := &Server{cfg: cfg, dir: dir, root: root, st: st, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, dir: dir, dirs: []string{dir}, root: root, st: st, mux: http.NewServeMux(), hosts: hosts}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		s.dirs = append(s.dirs, real)
+	}
+	s.removeStaleTemps()
 	s.runs = newManager(st, dir, cfg.MaxRuns, cfg.Log)
 	s.routes()
 	return s, nil
@@ -157,28 +190,27 @@ func isLoopback(addr string) (bool, error) {
 	return ip != nil && ip.IsLoopback(), nil
 }
 
-// Handler is the server's HTTP handler, every safety check included.
+// Handler is the server's HTTP handler, every safety check included: the Host and Origin
+// of every request (hosts.go) come first, for the app's pages as for the API.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if code, msg, ok := s.hosts.check(r); !ok {
+			writeError(w, http.StatusForbidden, code, msg)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if !s.authorized(r) {
 				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs Authorization: Bearer <token>")
 				return
 			}
-			if changesState(r) {
-				if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-					writeError(w, http.StatusUnsupportedMediaType, "json_required", "send the request body as application/json")
-					return
-				}
-				if !sameOrigin(r) {
-					writeError(w, http.StatusForbidden, "cross_origin", "requests that change state must come from this server's own pages")
-					return
-				}
+			if changesState(r) && !bodyTypeAccepted(r) {
+				writeError(w, http.StatusUnsupportedMediaType, "json_required", "send the request body as application/json (an upload may also be application/octet-stream)")
+				return
 			}
 			limit := s.cfg.MaxBody
-			if strings.HasPrefix(r.URL.Path, "/api/files/") {
-				limit = max(limit, int64(base64.StdEncoding.EncodedLen(MaxUpload))+1024) // uploads: data files
+			if isUpload(r) {
+				limit = MaxUpload // streamed to disk, not held
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
@@ -202,18 +234,18 @@ func changesState(r *http.Request) bool {
 	return true
 }
 
-// sameOrigin accepts requests without an Origin (not from a browser) and browser requests
-// whose Origin is this server.
-func sameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
+// bodyTypeAccepted: state changes send JSON, which a plain HTML form cannot; a file upload
+// may send its raw bytes instead, which a form cannot either.
+func bodyTypeAccepted(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "application/json") {
 		return true
 	}
-	rest, ok := strings.CutPrefix(origin, "http://")
-	if !ok {
-		rest, ok = strings.CutPrefix(origin, "https://")
-	}
-	return ok && rest == r.Host
+	return isUpload(r) && strings.HasPrefix(ct, "application/octet-stream")
+}
+
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/api/files/")
 }
 
 // apiError is the body of every error response.
@@ -230,30 +262,73 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 	writeJSON(w, status, e)
 }
 
+// unencodable is the answer when a value cannot be written as JSON.
+const unencodable = `{"error":{"code":"internal","message":"the answer could not be written as JSON"}}` + "\n"
+
+// writeJSON encodes v before anything is sent, so that a value that cannot be encoded is
+// answered as a 500 with a JSON error, never as a 200 with an empty body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		buf.Reset()
+		buf.WriteString(unencodable)
+		status = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
 }
 
-// readJSON decodes a request body strictly; a body over the limit is a 413.
+// readJSON decodes a request body strictly: one JSON value (nothing after it), UTF-8, no
+// key twice in an object, no field the request does not define, names matched exactly
+// (encoding/json would take "YAML" for "yaml", and keep the last of two). A body over the
+// limit is a 413.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
-			return false
+		} else {
+			writeError(w, http.StatusBadRequest, "bad_request", "the request body could not be read (cut short, or too slow)")
 		}
-		writeError(w, http.StatusBadRequest, "bad_request", "the request body is not the expected JSON: "+err.Error())
 		return false
 	}
-	if _, err := io.Copy(io.Discard, r.Body); err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", "the request body is too large")
+	if err := jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", "the request body is not the expected JSON: "+jsonProblem(err))
 		return false
 	}
 	return true
 }
+
+// jsonProblem says what is wrong with a request body in the API's terms, not Go's.
+func jsonProblem(err error) string {
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &syn):
+		msg := strings.TrimPrefix(syn.Err.Error(), "jsontext: ")
+		if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
+			msg = "it is cut short"
+		}
+		if syn.JSONPointer != "" {
+			msg += " at " + string(syn.JSONPointer)
+		}
+		return fmt.Sprintf("%s (after byte %d)", msg, syn.ByteOffset)
+	case errors.As(err, &sem) && errors.Is(sem.Err, jsonv2.ErrUnknownName):
+		return fmt.Sprintf("the request has no member %q", sem.JSONPointer.LastToken())
+	case errors.As(err, &sem):
+		where := string(sem.JSONPointer)
+		if where == "" {
+			where = "the top level"
+		}
+		return fmt.Sprintf("%s does not belong at %s", kindNames[sem.JSONKind], where)
+	}
+	return "it does not decode"
+}
+
+var kindNames = map[jsontext.Kind]string{'"': "a string", '0': "a number", '{': "an object", '[': "an array",
+	't': "true", 'f': "false", 'n': "null", 0: "a value"}

@@ -98,7 +98,7 @@ func TestNewRefusesOpenAddressWithoutToken(t *testing.T) {
 		{"0.0.0.0:8080", "", false},
 		{"192.168.1.5:8080", "", false},
 		{":8080", "", false},
-		{"0.0.0.0:8080", "t0k3n", true},
+		{"0.0.0.0:8080", testToken, true},
 	}
 	for _, tt := range tests {
 		s, err := New(Config{Workspace: dir, Addr: tt.addr, Token: tt.token})
@@ -111,15 +111,18 @@ func TestNewRefusesOpenAddressWithoutToken(t *testing.T) {
 	}
 }
 
+// testToken is a token long enough for New.
+const testToken = "t0k3n-t0k3n-t0k3n"
+
 func TestToken(t *testing.T) {
-	srv := newTestServer(t, Config{Addr: "0.0.0.0:0", Token: "t0k3n"})
+	srv := newTestServer(t, Config{Addr: "0.0.0.0:0", Token: testToken})
 	if r := call(t, srv, "GET", "/api/ontology", ""); r.status != http.StatusUnauthorized || !strings.Contains(r.body, `"code":"unauthorized"`) {
 		t.Errorf("no token: %d %s", r.status, r.body)
 	}
 	if r := call(t, srv, "GET", "/api/ontology", "", "Authorization", "Bearer wrong"); r.status != http.StatusUnauthorized {
 		t.Errorf("wrong token: %d", r.status)
 	}
-	if r := call(t, srv, "GET", "/api/ontology", "", "Authorization", "Bearer t0k3n"); r.status != http.StatusOK {
+	if r := call(t, srv, "GET", "/api/ontology", "", "Authorization", "Bearer "+testToken); r.status != http.StatusOK {
 		t.Errorf("right token: %d %s", r.status, r.body)
 	}
 }

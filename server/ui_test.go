@@ -33,6 +33,7 @@ func TestAcceptsEncoding(t *testing.T) {
 func get(t *testing.T, h http.Handler, method, path string, header map[string]string) *http.Response {
 	t.Helper()
 	req := httptest.NewRequest(method, path, nil)
+	req.Host = DefaultAddr // the server's own name, as New's default address says
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}

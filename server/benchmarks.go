@@ -1,0 +1,232 @@
+package server
+
+import (
+	"bytes"
+	"io/fs"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// benchmarkInfo describes one benchmark file of the workspace.
+type benchmarkInfo struct {
+	Path        string       `json:"path"`
+	Valid       bool         `json:"valid"`
+	Diagnostics int          `json:"diagnostics"`
+	Task        string       `json:"task,omitempty"`
+	Domain      string       `json:"domain,omitempty"`
+	Language    *ir.Language `json:"language,omitempty"`
+	IRHash      string       `json:"ir_hash,omitempty"`
+	LastScore   *float64     `json:"last_score,omitempty"` // of its newest completed run
+	LastRun     string       `json:"last_run,omitempty"`   // that run's id
+}
+
+// lastRuns is how many of a benchmark's newest runs are searched for a completed one.
+const lastRuns = 20
+
+// lastScore finds the newest completed run of benchmark p among its lastRuns newest.
+func (s *Server) lastScore(info *benchmarkInfo) {
+	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path}, lastRuns)
+	if err != nil {
+		return
+	}
+	for _, run := range runs {
+		if run.Status == store.Completed {
+			info.LastScore, info.LastRun = doneOf(run, s.dir).BenchmarkScore, run.ID
+			return
+		}
+	}
+}
+
+// skipDir names directories that hold no benchmarks.
+func skipDir(name string) bool {
+	return name != "." && (strings.HasPrefix(name, ".") || name == "node_modules")
+}
+
+func isBenchmarkPath(p string) bool {
+	return (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) && path.Base(p) != RuntimeFile
+}
+
+var benchmarkExtensions = []string{".yaml", ".yml"}
+
+// compileCache keeps each benchmark file's listing entry (its score aside) by the version
+// of the file it was compiled from, its size and modification time: a listing compiles
+// only the files that changed since the last one, and a save puts its own compile there.
+type compileCache struct {
+	mu       sync.Mutex
+	m        map[string]compiledFile
+	compiles atomic.Int64 // how many files were compiled, for tests
+}
+
+type compiledFile struct {
+	size int64
+	mod  time.Time
+	info benchmarkInfo
+}
+
+func (c *compileCache) get(p string, version fs.FileInfo) (benchmarkInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[p]
+	if !ok || e.size != version.Size() || !e.mod.Equal(version.ModTime()) {
+		return benchmarkInfo{}, false
+	}
+	return e.info, true
+}
+
+func (c *compileCache) put(p string, version fs.FileInfo, info benchmarkInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]compiledFile{}
+	}
+	c.m[p] = compiledFile{version.Size(), version.ModTime(), info}
+}
+
+// keep forgets the files a listing did not see.
+func (c *compileCache) keep(seen map[string]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.m {
+		if !seen[p] {
+			delete(c.m, p)
+		}
+	}
+}
+
+// compileFile compiles version of benchmark file p, keeping its listing entry.
+func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (compileResult, benchmarkInfo, error) {
+	s.lists.compiles.Add(1)
+	res, b, err := compileYAML(src)
+	if err != nil {
+		return res, benchmarkInfo{}, err
+	}
+	info := benchmarkInfo{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash}
+	if b != nil {
+		lang := b.Benchmark.Language
+		info.Task, info.Domain, info.Language = b.Benchmark.Task, b.Benchmark.Domain, &lang
+	}
+	s.lists.put(p, version, info)
+	return res, info, nil
+}
+
+func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
+	list := []benchmarkInfo{}
+	seen := map[string]bool{}
+	fs.WalkDir(s.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable corner of the workspace is skipped, not fatal
+		}
+		if d.IsDir() {
+			if skipDir(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !isBenchmarkPath(p) {
+			return nil
+		}
+		version, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		seen[p] = true
+		info, ok := s.lists.get(p, version)
+		if !ok {
+			src, version, err := s.readRegular(p, s.maxBenchmarkFile())
+			if err != nil {
+				return nil // unreadable, too large, or no longer a regular file
+			}
+			if _, info, err = s.compileFile(p, src, version); err != nil {
+				s.logf("%s: %v", p, err)
+				info = benchmarkInfo{Path: p}
+			}
+		}
+		s.lastScore(&info)
+		list = append(list, info)
+		return nil
+	})
+	s.lists.keep(seen)
+	slices.SortFunc(list, func(a, b benchmarkInfo) int { return strings.Compare(a.Path, b.Path) })
+	writeJSON(w, http.StatusOK, list)
+}
+
+// benchmarkPath checks a workspace path from a URL: relative, clean, a YAML file.
+func benchmarkPath(w http.ResponseWriter, r *http.Request) (string, bool) {
+	p := r.PathValue("path")
+	if !validBenchmarkPath(p) {
+		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
+		return "", false
+	}
+	return p, true
+}
+
+const badPathMessage = "a benchmark path is relative to the workspace, without .. or hidden folders, and ends in .yaml"
+
+func validBenchmarkPath(p string) bool {
+	return fs.ValidPath(p) && p != "." && isBenchmarkPath(p) && !slices.ContainsFunc(strings.Split(p, "/"), skipDir)
+}
+
+// benchmarkFile is a benchmark's text with its diagnostics.
+type benchmarkFile struct {
+	Path string `json:"path"`
+	YAML string `json:"yaml"`
+	compileResult
+}
+
+func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) {
+	p, ok := benchmarkPath(w, r)
+	if !ok {
+		return
+	}
+	src, version, err := s.readRegular(p, s.maxBenchmarkFile())
+	if err != nil {
+		fileError(w, "benchmark", p, err)
+		return
+	}
+	res, _, err := s.compileFile(p, src, version)
+	if err != nil {
+		s.internalError(w, "internal", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, benchmarkFile{Path: p, YAML: string(src), compileResult: res})
+}
+
+// putBenchmark saves a benchmark atomically (a temporary file renamed over it). Saving an
+// invalid benchmark is allowed: the answer carries its diagnostics. Its compile is kept
+// for the listing.
+func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) {
+	p, ok := benchmarkPath(w, r)
+	if !ok {
+		return
+	}
+	if refusal := s.writable(p, benchmarkExtensions); refusal != nil {
+		writeError(w, refusal.status, refusal.code, refusal.message)
+		return
+	}
+	var req struct {
+		YAML string `json:"yaml"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	src := []byte(req.YAML)
+	version, err := s.writeAtomic(p, bytes.NewReader(src))
+	if err != nil {
+		s.writeFailed(w, p, nil, err)
+		return
+	}
+	res, _, err := s.compileFile(p, src, version)
+	if err != nil {
+		s.internalError(w, "internal", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, benchmarkFile{Path: p, YAML: req.YAML, compileResult: res})
+}

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+)
+
+// Workspace files are opened without blocking and checked to be regular files before a
+// byte is read: a FIFO named benchmark.yaml would otherwise hold a request (and its
+// goroutine and file descriptor) until something writes to it, and a device would never
+// end. A file over the size the request may read is refused unread.
+
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("over the size limit")
+)
+
+// openRegular opens a regular file of the workspace for reading.
+func (s *Server) openRegular(p string) (*os.File, fs.FileInfo, error) {
+	f, err := s.root.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, info, nil
+}
+
+// readRegular reads a regular file of the workspace of at most max bytes, with the
+// version (size, modification time) it was read at.
+func (s *Server) readRegular(p string, max int64) ([]byte, fs.FileInfo, error) {
+	f, info, err := s.openRegular(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if info.Size() > max {
+		return nil, nil, errTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, nil, errTooLarge // it grew while read
+	}
+	return data, info, nil
+}
+
+// maxBenchmarkFile is the largest benchmark file the server reads: what it would take in a
+// save.
+func (s *Server) maxBenchmarkFile() int64 { return s.cfg.MaxBody }
+
+// fileError answers a failed read of workspace file p (a workspace path, safe to show);
+// what describes it ("benchmark").
+func fileError(w http.ResponseWriter, what, p string, err error) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		writeError(w, http.StatusNotFound, "not_found", "no "+what+" "+p)
+	case errors.Is(err, errNotRegular):
+		writeError(w, http.StatusUnprocessableEntity, "not_regular", p+" is not a regular file")
+	case errors.Is(err, errTooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("%s is larger than the server reads", p))
+	default:
+		writeError(w, http.StatusForbidden, "unreadable", "cannot read "+p+" inside the workspace")
+	}
+}

@@ -110,7 +110,7 @@ func normalPort(port string) string {
 func (p *hostPolicy) local(r *http.Request) (netip.Addr, string) {
 	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
 		if ap, err := netip.ParseAddrPort(a.String()); err == nil {
-			return ap.Addr().Unmap(), strconv.Itoa(int(ap.Port()))
+			return ap.Addr().Unmap().WithZone(""), strconv.Itoa(int(ap.Port()))
 		}
 	}
 	return p.boundIP, p.boundPort

@@ -95,7 +95,7 @@ func validHostName(name string) bool {
 
 func validPort(port string) bool {
 	n, err := strconv.ParseUint(port, 10, 16)
-	return err == nil && n > 0 && port[0] != '+'
+	return err == nil && n > 0
 }
 
 // normalPort writes a port number without leading zeros ("" stays "").

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // Paths confines the files a run reads as data: the dataset, its artifacts and a model's
@@ -192,9 +191,9 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 	var f *os.File
 	if err == nil {
 		if in {
-			f, err = c.root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			f, err = c.root.OpenFile(rel, os.O_RDONLY|nonBlocking, 0)
 		} else {
-			f, err = os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			f, err = os.OpenFile(real, os.O_RDONLY|nonBlocking, 0)
 		}
 	}
 	if err != nil {
@@ -208,6 +207,29 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 		return refuse(PathNotRegular, "is not a regular file")
 	}
 	return f, real, nil
+}
+
+// ErrNotRegular is OpenRegular's error for a directory, FIFO, device or socket.
+var ErrNotRegular = errors.New("not a regular file")
+
+// OpenRegular opens path for reading if it is a regular file: a device is never opened
+// and a FIFO never waited on (one put in its place between the checks is opened without
+// blocking, then refused). Anything else is ErrNotRegular.
+func OpenRegular(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, ErrNotRegular
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, ErrNotRegular
+	}
+	return f, nil
 }
 
 // within returns p relative to dir, and whether it lies inside dir (dir itself included).

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -72,20 +72,17 @@ const MaxArtifactBytes = 32 << 20
 // refused before it is read.
 func readArtifact(path, label, kind string, budget *int64) ([]byte, error) {
 	name := filepath.Base(path)
-	notRegular := fmt.Errorf("%s %s for %s is not a regular file", kind, name, label)
-	if info, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
-	} else if !info.Mode().IsRegular() {
-		return nil, notRegular
+	f, err := engine.OpenRegular(path)
+	if errors.Is(err, engine.ErrNotRegular) {
+		return nil, fmt.Errorf("%s %s for %s is not a regular file", kind, name, label)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, notRegular
+	if err != nil {
+		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
 	}
 	if size := info.Size(); size > *budget {
 		what := fmt.Sprintf("%s %s for %s is %s", kind, name, label, mib(size))

@@ -177,13 +177,15 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 	if part := privatePart(check); part != "" {
 		return refuse(PathPrivate, privateReason(part))
 	}
-	// Stat before opening, so that a device is never opened; open without blocking, so that
-	// a FIFO put in its place since cannot hang the run; check the opened file again.
+	// Lstat before opening, so that a device is never opened (real has no links left: one
+	// found now was put there since); open without blocking, so that a FIFO put in its place
+	// cannot hang the run; and the file opened must be the one checked, so that nothing
+	// swapped in between (a link to .env, say) is read.
 	var info fs.FileInfo
 	if in {
-		info, err = c.root.Stat(rel)
+		info, err = c.root.Lstat(rel)
 	} else {
-		info, err = os.Stat(real)
+		info, err = os.Lstat(real)
 	}
 	if err == nil && !info.Mode().IsRegular() {
 		return refuse(PathNotRegular, "is not a regular file")
@@ -202,9 +204,9 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 		}
 		return refuse(PathUnreadable, "cannot be read: "+unwrapPathError(err).Error())
 	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
 		f.Close()
-		return refuse(PathNotRegular, "is not a regular file")
+		return refuse(PathNotRegular, "is not a regular file (or changed while it was opened)")
 	}
 	return f, real, nil
 }
@@ -216,16 +218,18 @@ var ErrNotRegular = errors.New("not a regular file")
 // and a FIFO never waited on (one put in its place between the checks is opened without
 // blocking, then refused). Anything else is ErrNotRegular.
 func OpenRegular(path string) (*os.File, error) {
-	if info, err := os.Stat(path); err != nil {
+	info, err := os.Stat(path)
+	if err != nil {
 		return nil, err
-	} else if !info.Mode().IsRegular() {
+	}
+	if !info.Mode().IsRegular() {
 		return nil, ErrNotRegular
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
 	if err != nil {
 		return nil, err
 	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
 		f.Close()
 		return nil, ErrNotRegular
 	}

@@ -164,7 +164,7 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 	if len(row) > 2 {
 		for k := range row {
 			if k != "input" && k != "expected" {
-				return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, []string{k}, "line %d has the key %q; a row is exactly {\"input\": ..., \"expected\": ...}", d.line, k)
+				return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, []string{k}, "line %d has the key %q; a row is exactly {\"input\": ..., \"expected\": ...}", d.line, clip(k))
 			}
 		}
 	}

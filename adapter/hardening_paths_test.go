@@ -16,6 +16,9 @@ import (
 // store, which would go to the provider as the system message. Each refusal comes before
 // any adapter exists, and its message shows no byte of the file.
 func TestHardeningPromptPaths(t *testing.T) {
+	if RuntimeFile != engine.RuntimeFile {
+		t.Fatalf("the engine refuses %q as data, but the runtime file is %q", engine.RuntimeFile, RuntimeFile)
+	}
 	const secret = "~SECRET~"
 	top := t.TempDir()
 	ws := filepath.Join(top, "ws")

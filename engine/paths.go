@@ -57,7 +57,7 @@ func (e *PathError) Error() string { return fmt.Sprintf("%q %s", clip(e.Name), e
 func (p Paths) ReadFile(dir, name string, limit int64) ([]byte, error) {
 	fsys, err := p.open(dir)
 	if err != nil {
-		return nil, err
+		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: "cannot be read: " + err.Error()}
 	}
 	defer fsys.Close()
 	base, err := realDir(dir)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -19,14 +20,17 @@ import (
 // commandFactory makes command adapters for b. Each starts its own process at once, so
 // that a command that cannot start stops the run before any example, and keeps it across
 // examples, so that a model loads once per worker, not once per example.
+//
+// The environment is read here, once per run: every process of the run gets the same.
 func (b *binding) commandFactory(log io.Writer) engine.Factory {
-	sink := newLogSink(log)
+	env, secrets := b.environ(os.LookupEnv)
+	l := &launch{b: b, env: env, secrets: secrets, log: newLogSink(log)}
 	var workers atomic.Int64
 	return func() (engine.Adapter, error) {
-		a := &commandAdapter{b: b, log: sink, prefix: fmt.Sprintf("%s[%d]: ", b.name, workers.Add(1))}
+		a := &commandAdapter{b: b, l: l, log: l.log, prefix: fmt.Sprintf("%s[%d]: ", b.name, workers.Add(1))}
 		a.enc = json.NewEncoder(&a.req)
 		a.enc.SetEscapeHTML(false)
-		p, err := startProcess(b, sink, a.prefix)
+		p, err := startProcess(l, a.prefix, true)
 		if err != nil {
 			return nil, fmt.Errorf("binding %q: cannot start the command: %w", b.name, err)
 		}
@@ -40,6 +44,7 @@ func (b *binding) commandFactory(log io.Writer) engine.Factory {
 // {"id": INDEX, "output": VALUE} or {"id": INDEX, "error": "message"}.
 type commandAdapter struct {
 	b      *binding
+	l      *launch
 	log    *logSink
 	prefix string   // names the binding and worker in the log
 	p      *process // nil after a failure: started again by the next example
@@ -47,15 +52,30 @@ type commandAdapter struct {
 	enc    *json.Encoder // writes into req
 
 	cleanExit bool // the last exchange failed because the process had exited with status 0
+	hung      bool // the last process was killed for a timeout before it ever answered
 }
 
-// startupGrace is added to the first example's timeout on a new process.
-const startupGrace = 30 * time.Second
+// startupGrace is the least start-up allowance: the first answer of a fresh process may
+// take the binding's timeout plus max(timeout, startupGrace), for loading a model, say. A
+// variable so that tests need not wait for it.
+var startupGrace = 30 * time.Second
+
+// allowance is the start-up allowance of a fresh process. Every worker's first process gets
+// it, and so does each process replacing one that answered, crashed or exited; a process
+// replacing one that timed out without ever answering does not, so that a command that
+// hangs costs its timeout per example, not timeout plus allowance.
+func (a *commandAdapter) allowance() bool { return !a.hung }
 
 // Invoke asks the process for one example's output. A process that fails, breaks the
 // protocol or times out is killed and replaced for the next example; one that answers with
-// an error is kept.
+// an error is kept. The secrets of the binding's environment are masked in the output and
+// the failure.
 func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string]any) (any, error) {
+	out, err := a.invoke(ctx, index, input)
+	return maskResult(a.l.secrets, out, err)
+}
+
+func (a *commandAdapter) invoke(ctx context.Context, index int, input map[string]any) (any, error) {
 	if ctx.Err() != nil {
 		return nil, engine.ExecutionError(diag.Timeout, "the run ended before the AI-system was asked (%v)", context.Cause(ctx))
 	}
@@ -71,7 +91,7 @@ func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string
 		a.p = nil
 	}
 	if a.p == nil {
-		if a.p, err = startProcess(a.b, a.log, a.prefix); err != nil {
+		if a.p, err = startProcess(a.l, a.prefix, a.allowance()); err != nil {
 			return nil, engine.ExecutionError(diag.AdapterError, "cannot restart the command: %v", err)
 		}
 	}
@@ -81,7 +101,7 @@ func (a *commandAdapter) Invoke(ctx context.Context, index int, input map[string
 		// was noticed only now: not this example's failure. Ask a fresh process, once.
 		a.cleanExit = false
 		a.log.line(a.prefix, []byte("(benchy) the command exited after its last answer; starting it again"))
-		if a.p, err = startProcess(a.b, a.log, a.prefix); err != nil {
+		if a.p, err = startProcess(a.l, a.prefix, true); err != nil {
 			return nil, engine.ExecutionError(diag.AdapterError, "cannot restart the command: %v", err)
 		}
 		return a.ask(ctx, index, req)
@@ -95,7 +115,7 @@ func (a *commandAdapter) ask(ctx context.Context, index int, req []byte) (any, e
 	p := a.p
 	// The first answer of a process may include its start-up (loading a model, say).
 	deadline := time.Now().Add(a.b.timeout)
-	if p.answered == 0 {
+	if p.answered == 0 && p.allowance {
 		deadline = deadline.Add(max(a.b.timeout, startupGrace))
 	}
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -119,9 +139,13 @@ func (a *commandAdapter) ask(ctx context.Context, index int, req []byte) (any, e
 		a.p = nil
 		f := a.lost(ctx, p, err)
 		a.cleanExit = p.answered > 0 && p.hasExited() && p.waitErr == nil
+		a.hung = p.answered == 0 && isTimeout(err) && ctx.Err() == nil
 		return nil, f
 	}
 	p.answered++
+	a.hung = false
+	// Masked before anything is read from it: a message below quotes a clipped piece.
+	line = a.l.secrets.Bytes(line)
 	out, f, resync := answer(line, index)
 	if resync {
 		a.p = nil

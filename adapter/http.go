@@ -72,7 +72,13 @@ type httpAdapter struct {
 
 // Invoke posts one example's input. Non-2xx answers and unreachable endpoints are
 // provider_error, a body that is not JSON is invalid_output with the body as prediction.
+// The tokens of the binding's URL are masked in all of it, before any part is cut.
 func (a *httpAdapter) Invoke(ctx context.Context, index int, input map[string]any) (any, error) {
+	out, err := a.invoke(ctx, index, input)
+	return maskResult(a.b.secrets, out, err)
+}
+
+func (a *httpAdapter) invoke(ctx context.Context, index int, input map[string]any) (any, error) {
 	var body bytes.Buffer // not reused: the transport may still read it after Do returns
 	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(false)
@@ -94,7 +100,7 @@ func (a *httpAdapter) Invoke(ctx context.Context, index int, input map[string]an
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		if text := clip(bytes.TrimSpace(data), 200); text != "" {
+		if text := clip(bytes.TrimSpace(a.b.secrets.Bytes(data)), 200); text != "" {
 			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %s: %s", resp.Status, text)
 		}
 		return nil, engine.ExecutionError(diag.ProviderError, "HTTP %s", resp.Status)
@@ -106,6 +112,7 @@ func (a *httpAdapter) Invoke(ctx context.Context, index int, input map[string]an
 	if len(data) > maxBody {
 		return nil, engine.ExecutionError(diag.AdapterError, "the response is larger than %d MiB", maxBody>>20)
 	}
+	data = a.b.secrets.Bytes(data) // before the prediction of a body that is not JSON is cut
 	out, strict, ok := decodeJSON(data)
 	if !ok {
 		return nil, engine.InvalidOutput(clip(data, maxPrediction), "the response is not JSON (HTTP %s, Content-Type %q, %d bytes)",

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/benchy-eval/benchy/internal/redact"
 )
 
 // Limits of the line protocol.
@@ -43,13 +45,25 @@ type process struct {
 	stderrDone chan struct{} // closed once stderr is drained and closed
 
 	mu      sync.Mutex
-	lastErr string // the last non-empty line it wrote to stderr, clipped
+	lastErr string // the last non-empty line it wrote to stderr, redacted and clipped
 
-	answered int // answers read: the first one may take start-up time too
+	answered  int  // answers read
+	allowance bool // its first answer may take the start-up allowance too
 }
 
-// startProcess starts b's command in b's directory.
-func startProcess(b *binding, log *logSink, prefix string) (*process, error) {
+// launch is how a binding's processes start in one run: its command, the environment it
+// gets and the secrets among that environment's values, and the run log.
+type launch struct {
+	b       *binding
+	env     []string
+	secrets *redact.Secrets
+	log     *logSink
+}
+
+// startProcess starts the binding's command in its directory, with the launch's
+// environment only, in a process group of its own (see newProcessGroup).
+func startProcess(l *launch, prefix string, allowance bool) (*process, error) {
+	b := l.b
 	var pipes [6]*os.File // stdin r/w, stdout r/w, stderr r/w
 	for i := 0; i < len(pipes); i += 2 {
 		r, w, err := os.Pipe()
@@ -66,17 +80,18 @@ func startProcess(b *binding, log *logSink, prefix string) (*process, error) {
 	}
 	cmd := exec.Command(b.command[0], b.command[1:]...)
 	cmd.Dir = b.dir
-	cmd.SysProcAttr = newProcessGroup() // so a timeout ends its children too (sh -c, uv run)
+	cmd.Env = l.env                     // never nil: nil would pass benchy's whole environment
+	cmd.SysProcAttr = newProcessGroup() // so that its end ends its children too (sh -c, uv run)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	err := cmd.Start()
+	err := startCommand(cmd)
 	closeAll(inR, outW, errW) // the child's ends: the child has its own copies
 	if err != nil {
 		closeAll(inW, outR, errR)
 		return nil, err
 	}
 	p := &process{cmd: cmd, stdin: inW, stdout: outR, out: bufio.NewReaderSize(outR, readBuffer),
-		exited: make(chan struct{}), stderrDone: make(chan struct{})}
-	go p.copyStderr(errR, log, prefix)
+		exited: make(chan struct{}), stderrDone: make(chan struct{}), allowance: allowance}
+	go p.copyStderr(errR, l.log, prefix, l.secrets)
 	go p.wait(errR)
 	return p, nil
 }
@@ -87,10 +102,19 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-// wait reaps the process. A descendant may still hold stderr open; it gets stderrGrace to
-// finish before the pipe is closed under it.
+// wait reaps the process, and kills what is left of its process group the moment it exits,
+// however it ends: the processes it started (a `sleep 1000 &`, a server it spawned) do not
+// outlive it. A descendant that left the group (setsid) is beyond reach. A descendant may
+// still hold stderr open; it gets stderrGrace to finish before the pipe is closed under it.
 func (p *process) wait(stderr *os.File) {
+	zombie := awaitExit(p.cmd.Process)
+	if zombie {
+		killGroup(p.cmd.Process)
+	}
 	p.waitErr = p.cmd.Wait()
+	if !zombie {
+		killGroup(p.cmd.Process)
+	}
 	close(p.exited)
 	select {
 	case <-p.stderrDone:
@@ -99,14 +123,21 @@ func (p *process) wait(stderr *os.File) {
 	}
 }
 
-// copyStderr copies stderr to the log line by line, keeping the last line for messages.
-// A line longer than the buffer is written in pieces.
-func (p *process) copyStderr(r *os.File, log *logSink, prefix string) {
+// copyStderr copies stderr to the log line by line, secrets masked, keeping the last line
+// for messages. A line longer than the buffer is written in pieces; a secret split between
+// two pieces is still masked.
+func (p *process) copyStderr(r *os.File, log *logSink, prefix string, secrets *redact.Secrets) {
 	defer close(p.stderrDone)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, readBuffer)
+	masked := secrets.Stream()
 	for {
-		line, err := br.ReadSlice('\n')
+		piece, err := br.ReadSlice('\n')
+		ended := err != nil && err != bufio.ErrBufferFull
+		line := masked.Write(piece)
+		if ended || bytes.HasSuffix(piece, []byte("\n")) {
+			line = append(line[:len(line):len(line)], masked.Flush()...)
+		}
 		if len(line) > 0 {
 			log.line(prefix, line)
 			if t := bytes.TrimSpace(line); len(t) > 0 {
@@ -115,7 +146,7 @@ func (p *process) copyStderr(r *os.File, log *logSink, prefix string) {
 				p.mu.Unlock()
 			}
 		}
-		if err != nil && err != bufio.ErrBufferFull {
+		if ended {
 			return
 		}
 	}
@@ -168,10 +199,13 @@ func (p *process) exchange(req []byte) ([]byte, error) {
 	}
 }
 
-// kill ends the process, if it still runs, and closes the worker's ends of its pipes.
-// It does not wait: wait reaps it.
+// kill ends the process and its group, if it still runs, and closes the worker's ends of
+// its pipes. It does not wait: wait reaps it. Once reaped, its group is already gone, and
+// its id may belong to another process.
 func (p *process) kill() {
-	killGroup(p.cmd.Process)
+	if !p.hasExited() {
+		killGroup(p.cmd.Process)
+	}
 	closeAll(p.stdin, p.stdout)
 }
 
@@ -206,7 +240,7 @@ func (p *process) close() {
 	select {
 	case <-p.exited:
 	case <-time.After(closeGrace):
-		killGroup(p.cmd.Process)
+		p.kill()
 		<-p.exited
 	}
 	p.stdout.Close()

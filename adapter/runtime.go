@@ -14,6 +14,7 @@ import (
 	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
 	"github.com/benchy-eval/benchy/internal/suggest"
 	"github.com/benchy-eval/benchy/ir"
 )
@@ -40,7 +41,9 @@ type binding struct {
 	name     string
 	command  []string // a relative program path is already resolved against dir
 	requires []requirement
+	env      []string // the variables passed to the command besides baseEnv, by name
 	url      string
+	secrets  *redact.Secrets // an http binding's URL tokens, masked in what it answers
 	timeout  time.Duration
 	dir      string // absolute: the runtime file's directory, the command's working directory
 	http     httpShared

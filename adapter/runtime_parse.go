@@ -17,7 +17,7 @@ import (
 // The keys a runtime file may use, in the order its documentation gives them.
 var (
 	topKeys     = []string{"bindings", "providers"}
-	bindingKeys = []string{"command", "http", "timeout", "requires"}
+	bindingKeys = []string{"command", "http", "timeout", "requires", "env"}
 )
 
 // runtimeParser walks a runtime file's YAML nodes in document order, so that its problems
@@ -101,7 +101,7 @@ func (p *runtimeParser) binding(e entry) *binding {
 	}
 	b := &binding{name: name, dir: p.dir, timeout: DefaultTimeout}
 	before := len(p.diags)
-	var command, http *entry
+	var command, http, env *entry
 	unknown := false
 	for i := range entries {
 		e := &entries[i]
@@ -117,9 +117,12 @@ func (p *runtimeParser) binding(e entry) *binding {
 			b.timeout = p.timeout(fmt.Sprintf("binding %q", name), e.value, at)
 		case "requires":
 			b.requires = p.requires(name, e.value, at)
+		case "env":
+			env = e
+			b.env = p.env(name, e.value, at)
 		default:
 			unknown = true
-			p.unknown(*e, path, bindingKeys, fmt.Sprintf("binding %q: unknown key %q; a binding has the keys command, http, timeout and requires", name, e.key))
+			p.unknown(*e, path, bindingKeys, fmt.Sprintf("binding %q: unknown key %q; a binding has the keys command, http, timeout, requires and env", name, e.key))
 		}
 	}
 	switch {
@@ -127,11 +130,50 @@ func (p *runtimeParser) binding(e entry) *binding {
 		p.report(http.keyNode, path, fmt.Sprintf("binding %q has both command and http; give exactly one", name))
 	case command == nil && http == nil && !unknown: // an unknown key is likely one of them misspelt
 		p.report(e.keyNode, path, fmt.Sprintf("binding %q has neither command nor http; give exactly one", name))
+	case http != nil && env != nil:
+		p.report(env.keyNode, append(path[:2:2], "env"), fmt.Sprintf("binding %q: env passes variables to a command; an http binding starts no process", name))
 	}
 	if len(p.diags) > before {
 		return nil
 	}
+	if b.url != "" {
+		b.secrets = urlSecrets(b.url)
+	}
 	return b
+}
+
+// env checks the variables a command binding passes to its process: a list of names, whose
+// values come from benchy's own environment when it starts the command. A name is never
+// echoed in a message, in case a value was written in its place.
+func (p *runtimeParser) env(name string, n ast.Node, path []string) []string {
+	if !p.plain(n, path) {
+		return nil
+	}
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		if n != nil {
+			p.report(n, path, fmt.Sprintf("binding %q: env must be a list of environment variable names such as [HF_HOME, OPENAI_API_KEY]; their values come from benchy's environment, never from the runtime file", name))
+		}
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for i, v := range seq.Values {
+		if !p.plain(v, path) {
+			continue
+		}
+		s, isString := v.(*ast.StringNode)
+		switch {
+		case !isString || !envName.MatchString(s.Value):
+			p.report(v, path, fmt.Sprintf("binding %q: env[%d] must be the name of an environment variable (letters, digits and _, not starting with a digit), not a value", name, i))
+		case seen[s.Value]:
+			p.report(v, path, fmt.Sprintf("binding %q: env lists %s twice", name, s.Value))
+		default:
+			seen[s.Value] = true
+			names = append(names, s.Value)
+		}
+	}
+	return names
 }
 
 // requires checks a binding's programs: a mapping of program name (or absolute path of a

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -32,12 +33,19 @@ func main() {
 			Action string `json:"action"`
 			MS     int    `json:"ms"`
 			N      int    `json:"n"`
+			Name   string `json:"name"`
 		}
 		json.Unmarshal(req.Input, &in)
+		if in.Name != "" {
+			secret = os.Getenv(in.Name)
+		}
 		answer(out, string(req.ID), req.Input, in.Action, in.MS, in.N)
 		out.Flush()
 	}
 }
+
+// secret is the value of the variable the input's "name" names, for the leak actions.
+var secret string
 
 func answer(out *bufio.Writer, id string, input json.RawMessage, action string, ms, n int) {
 	reply := func(key string, value any) {
@@ -83,6 +91,27 @@ func answer(out *bufio.Writer, id string, input json.RawMessage, action string, 
 		reply("output", map[string]string{"cwd": wd})
 	case "pid":
 		reply("output", map[string]int{"pid": os.Getpid()})
+	case "env": // the environment it was given
+		reply("output", map[string]any{"env": os.Environ()})
+	case "fork": // leaves a sleep 1000 behind, in its process group
+		child := exec.Command("sleep", "1000")
+		if err := child.Start(); err != nil {
+			reply("error", err.Error())
+			return
+		}
+		reply("output", map[string]int{"pid": os.Getpid(), "child": child.Process.Pid})
+		if ms > 0 { // then hangs
+			out.Flush()
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		}
+	case "leak": // the secret on stderr (once across the 64 KB read buffer) and in the output
+		fmt.Fprintf(os.Stderr, "%s%s tail\n", strings.Repeat("s", 64<<10-len(secret)/2), secret)
+		fmt.Fprintf(os.Stderr, "using key %s\n", secret)
+		reply("output", map[string]any{"text": "the key is " + secret, secret: "a name"})
+	case "leakerror":
+		reply("error", strings.Repeat("e", 190)+secret+strings.Repeat("e", 800))
+	case "leakgarbage": // not JSON, the secret across the 200-byte cut
+		fmt.Fprintf(out, "%s%s%s\n", strings.Repeat("g", 190), secret, strings.Repeat("g", 800))
 	case "big":
 		reply("output", map[string]string{"text": strings.Repeat("x", n)})
 	default:

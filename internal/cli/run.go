@@ -61,10 +61,20 @@ func runRun(e *env, args []string) int {
 	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
-	if msg := outputClash(*out, stream, filepath.Dir(pos[0]), b); msg != "" {
+	if msg := outputClash(*out, stream, filepath.Dir(pos[0]), b, readFiles(pos[0], rt, rtName)); msg != "" {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
+	// Before the store and any AI-system call: a second run with the same -o stops here.
+	lock, err := lockOutput(*out)
+	if err != nil {
+		if errors.Is(err, errOutputBusy) {
+			err = fmt.Errorf("%s is being written by another benchy run: %w; wait for it to end, or choose another -o", *out, err)
+		}
+		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
+		return ExitFail
+	}
+	defer lock.release()
 	// The stream is created when the first result arrives, after the dataset was checked,
 	// so a run that aborts leaves earlier results alone.
 	jsonl := &lazyFile{path: stream, stale: *out}
@@ -184,29 +194,6 @@ func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, paths engine.Paths,
 	return rt.FactoryIn(b, root, paths, log)
 }
 
-// assemble writes the result document from the report and the JSONL stream.
-func assemble(out, stream string, rep *engine.Report) error {
-	in, err := os.Open(stream)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	tmp := out + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := engine.WriteDocument(f, rep, in); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, out)
-}
-
 // printSummary ends a run: the score with its interval, the counts, the worst dimensions.
 func printSummary(w io.Writer, rep *engine.Report, out string) {
 	start, _ := time.Parse(time.RFC3339Nano, rep.StartedAt)
@@ -245,46 +232,21 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-// outputClash says why -o cannot be used, or "": standard output is not a file, and the
-// results must not overwrite the dataset.
-func outputClash(out, stream, root string, b *ir.Benchmark) string {
-	if out == "-" || out == "" {
-		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
+// readFiles are the files a run of benchmark reads besides its dataset and artifacts, which
+// -o must not name: the benchmark, the runtime file, the workspace's store.
+func readFiles(benchmark string, rt *adapter.Runtime, rtName string) []guarded {
+	var files []guarded
+	if benchmark != "-" {
+		files = append(files, guarded{benchmark, "the benchmark " + benchmark})
 	}
-	data, err := filepath.Abs(filepath.Join(root, filepath.FromSlash(b.Data.Path)))
-	if err != nil {
-		return ""
+	if rt != nil {
+		files = append(files, guarded{rtName, "the runtime file " + rtName})
 	}
-	for _, p := range []string{out, stream} {
-		if abs, err := filepath.Abs(p); err == nil && abs == data {
-			return fmt.Sprintf("-o %s would overwrite the dataset %s", out, b.Data.Path)
+	if ws, ok := findWorkspace(filepath.Dir(benchmark)); ok {
+		db := storePath(ws)
+		for _, p := range []string{db, db + "-wal", db + "-shm"} {
+			files = append(files, guarded{p, "the run store " + db})
 		}
 	}
-	return ""
-}
-
-// lazyFile creates its file on the first write, removing the stale result document the
-// new results replace.
-type lazyFile struct {
-	path, stale string
-	f           *os.File
-}
-
-func (l *lazyFile) Write(p []byte) (int, error) {
-	if l.f == nil {
-		os.Remove(l.stale)
-		f, err := os.Create(l.path)
-		if err != nil {
-			return 0, err
-		}
-		l.f = f
-	}
-	return l.f.Write(p)
-}
-
-func (l *lazyFile) Close() error {
-	if l.f == nil {
-		return nil
-	}
-	return l.f.Close()
+	return files
 }

@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// The result files of `benchy run` are its own: the document is written to a temporary
+// file in its folder, synced and renamed over -o, and the stream is a new file from its
+// first line (renamed into place, then appended to, so that it can be followed while the
+// run goes and holds the results so far if the run dies). Neither is ever written through
+// a name that already exists, so a hard link or a symbolic link at -o cannot carry the
+// results into another file; and -o is refused outright when it names, by any path, a file
+// the run reads. A lock beside -o keeps two runs from writing the same files.
+
+// guarded is a file a run reads, which -o must not name.
+type guarded struct {
+	path string
+	what string // for the message: "the dataset data/rows.jsonl"
+}
+
+// outputClash says why -o cannot be used, or "": standard output is not a file, and the
+// result files must not be, by any path (a symbolic link, a linked folder, a hard link),
+// the benchmark, its dataset or artifacts, the runtime file or the store. root is the
+// benchmark's folder.
+func outputClash(out, stream, root string, b *ir.Benchmark, files []guarded) string {
+	if out == "-" || out == "" {
+		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
+	}
+	dataset := filepath.Join(root, filepath.FromSlash(b.Data.Path))
+	files = append(files, guarded{dataset, "the dataset " + b.Data.Path})
+	var existing []os.FileInfo
+	var names []string
+	for _, p := range []string{out, stream} {
+		info, err := os.Stat(p) // through links: what writing p would have written
+		if err != nil {
+			continue // nothing there: a new name cannot be any file the run reads
+		}
+		if info.IsDir() {
+			return fmt.Sprintf("-o %s: %s is a folder", out, p)
+		}
+		for _, g := range files {
+			if gi, err := os.Stat(g.path); err == nil && os.SameFile(info, gi) {
+				return fmt.Sprintf("-o %s would overwrite %s (%s is the same file)", out, g.what, p)
+			}
+		}
+		existing, names = append(existing, info), append(names, p)
+	}
+	if len(existing) == 0 {
+		return ""
+	}
+	if line, field, p := artifactClash(dataset, b, existing, names); line > 0 {
+		return fmt.Sprintf("-o %s would overwrite an artifact of the dataset (line %d, %s is the same file as %s)", out, line, field, p)
+	}
+	return ""
+}
+
+// artifactClash looks for an artifact of the dataset that is one of the existing files,
+// and returns its line and field and the name of the output it is. The rows are read as
+// the engine reads them only loosely: a row it would refuse aborts the run anyway.
+func artifactClash(dataset string, b *ir.Benchmark, existing []os.FileInfo, names []string) (int, string, string) {
+	type leaf struct {
+		side string
+		path []string
+	}
+	var leaves []leaf
+	for _, side := range []struct {
+		name  string
+		field ir.Field
+	}{{"input", b.Program.Input}, {"expected", b.Program.Output}} {
+		for _, l := range side.field.Leaves() {
+			if ir.IsArtifact(l.Field.Type) {
+				leaves = append(leaves, leaf{side.name, l.Path})
+			}
+		}
+	}
+	if len(leaves) == 0 {
+		return 0, "", ""
+	}
+	real, err := filepath.EvalSymlinks(dataset)
+	if err != nil {
+		return 0, "", ""
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return 0, "", ""
+	}
+	defer f.Close()
+	dir := filepath.Dir(real)
+	r := bufio.NewReaderSize(f, 256<<10)
+	for line := 1; ; line++ {
+		text, err := r.ReadBytes('\n')
+		var row map[string]map[string]any
+		if json.Unmarshal(text, &row) == nil {
+			for _, l := range leaves {
+				v, ok := lookup(row[l.side], l.path).(string)
+				if !ok || v == "" || filepath.IsAbs(v) {
+					continue
+				}
+				info, serr := os.Stat(filepath.Join(dir, filepath.FromSlash(v)))
+				if serr != nil {
+					continue
+				}
+				for i, e := range existing {
+					if os.SameFile(info, e) {
+						return line, l.side + "." + strings.Join(l.path, "."), names[i]
+					}
+				}
+			}
+		}
+		if err != nil {
+			return 0, "", ""
+		}
+	}
+}
+
+func lookup(m map[string]any, path []string) any {
+	var v any = m
+	for _, k := range path {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = obj[k]
+	}
+	return v
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
+// createFresh makes a new, empty file at path: a temporary file in its folder renamed over
+// it, so that whatever the name held before (a link to another file included) is replaced,
+// never written to.
+func createFresh(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+// lazyFile creates its file (fresh: see createFresh) on the first write, removing the stale
+// result document the new results replace.
+type lazyFile struct {
+	path, stale string
+	f           *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		os.Remove(l.stale)
+		f, err := createFresh(l.path)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Close()
+}
+
+// assemble writes the result document from the report and the JSONL stream: into a
+// temporary file beside out, synced, then renamed over out and the folder synced, so that
+// out is always a whole document, the old one or the new.
+func assemble(out, stream string, rep *engine.Report) error {
+	in, err := os.Open(stream)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = engine.WriteDocument(f, rep, in)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, out)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(out))
+}
+
+// errOutputBusy is wrapped by lockOutput's error when another run holds the lock.
+var errOutputBusy = errors.New("another benchy run is writing these results")
+
+// lockPath is the lock file of the result files at out: hidden, beside them.
+func lockPath(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
+}
+
+// readHolder is what the lock file says of the run that holds it.
+func readHolder(f *os.File) string {
+	b, _ := io.ReadAll(io.LimitReader(f, 200))
+	return strings.TrimSpace(string(b))
+}

@@ -122,6 +122,8 @@ func New(cfg Config) (*Server, error) {
 		root.Close()
 		return nil, err
 	}
+	// Only stale runs: a run another live process executes (a benchy run in this workspace)
+	// keeps going.
 	n, err := st.MarkInterrupted()
 	if err != nil {
 		st.Close()
@@ -129,7 +131,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("run store: %w", err)
 	}
 	if n > 0 {
-		fmt.Fprintf(cfg.Log, "benchy: %d run(s) of an earlier server were interrupted; resume them with POST /api/runs/{id}/resume\n", n)
+		fmt.Fprintf(cfg.Log, "benchy: %d run(s) whose process is gone were marked interrupted; resume them with POST /api/runs/{id}/resume\n", n)
 	}
 	s := &Server{cfg: cfg, dir: dir, dirs: []string{dir}, root: root, st: st, mux: http.NewServeMux(), hosts: hosts}
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {

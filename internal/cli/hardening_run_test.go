@@ -176,6 +176,27 @@ func TestHardeningConcurrentRunsSameOutput(t *testing.T) {
 	if strings.Count(string(stream), "\n") != 12 || !strings.Contains(string(doc), `"examples": 12`) && !strings.Contains(string(doc), `"examples":12`) {
 		t.Errorf("the first run's results: %d lines in the stream, document %.200s", strings.Count(string(stream), "\n"), doc)
 	}
+	// Another name for the same files (a linked folder, -o without .json) is the same lock.
+	second := exec.Command("benchy", "run", "--no-store", "--concurrency", "1", "-o", out, filepath.Join(dir, "benchmark.yaml"))
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); calls(dir) == 12; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			second.Process.Kill()
+			t.Fatal("the second run did not start")
+		}
+	}
+	link := filepath.Join(t.TempDir(), "ws")
+	os.Symlink(dir, link)
+	for _, other := range []string{filepath.Join(link, "results.json"), filepath.Join(dir, "results")} {
+		if code, _, stderr := runBenchy(t, "run", "--no-store", "-o", other, filepath.Join(dir, "benchmark.yaml")); code != 1 || !strings.Contains(stderr, "another benchy run") {
+			t.Errorf("-o %s beside a run with -o %s: exit %d, %s", other, out, code, stderr)
+		}
+	}
+	if err := second.Wait(); err != nil || calls(dir) != 24 {
+		t.Fatalf("the run with -o %s: %v, %d calls in all", out, err, calls(dir))
+	}
 	// The lock is gone with the run; the next run takes it.
 	if code, _, stderr := runBenchy(t, "run", "--no-store", "--limit", "1", "-o", out, filepath.Join(dir, "benchmark.yaml")); code != 0 {
 		t.Errorf("a run after the first ended: exit %d, %s", code, stderr)

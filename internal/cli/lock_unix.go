@@ -17,9 +17,10 @@ type outputLock struct {
 	path string
 }
 
-// lockOutput takes the lock of the result files at out, or says which run holds it.
-func lockOutput(out string) (*outputLock, error) {
-	path := lockPath(out)
+// lockOutput takes the lock of the result files streaming to stream, or says which run
+// holds it.
+func lockOutput(stream string) (*outputLock, error) {
+	path := lockPath(stream)
 	for range 10 {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 		if err != nil {

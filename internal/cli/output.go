@@ -224,9 +224,15 @@ func assemble(out, stream string, rep *engine.Report) error {
 // errOutputBusy is wrapped by lockOutput's error when another run holds the lock.
 var errOutputBusy = errors.New("another benchy run is writing these results")
 
-// lockPath is the lock file of the result files at out: hidden, beside them.
-func lockPath(out string) string {
-	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
+// lockPath is the lock file of the result files whose stream is stream: hidden, beside
+// them, in their folder with its links resolved. It goes by the stream, which every -o
+// naming these files shares (-o a and -o a.json both stream to a.jsonl).
+func lockPath(stream string) string {
+	dir := filepath.Dir(stream)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Join(dir, "."+filepath.Base(stream)+".lock")
 }
 
 // readHolder is what the lock file says of the run that holds it.

@@ -66,7 +66,7 @@ func runRun(e *env, args []string) int {
 		return ExitUsage
 	}
 	// Before the store and any AI-system call: a second run with the same -o stops here.
-	lock, err := lockOutput(*out)
+	lock, err := lockOutput(stream)
 	if err != nil {
 		if errors.Is(err, errOutputBusy) {
 			err = fmt.Errorf("%s is being written by another benchy run: %w; wait for it to end, or choose another -o", *out, err)

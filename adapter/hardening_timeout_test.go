@@ -38,6 +38,7 @@ func TestHardeningHungCommandCostsTimeout(t *testing.T) {
 		if failureOf(t, err).Code != diag.Timeout {
 			t.Fatalf("example %d: %v, want a timeout", i, err)
 		}
+		t.Logf("example %d: %v", i, took.Round(time.Millisecond))
 		lo, hi := timeout, timeout+400*time.Millisecond
 		if i == 0 { // a fresh worker: timeout + max(timeout, startupGrace)
 			lo, hi = timeout+startupGrace, timeout+startupGrace+400*time.Millisecond

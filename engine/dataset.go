@@ -150,6 +150,10 @@ func (d *dataset) readLine() ([]byte, error) {
 func (d *dataset) parse(raw []byte) (*example, *Abort) {
 	v, err := decodeJSON(raw)
 	if err != nil {
+		var strict *StrictError
+		if errors.As(err, &strict) {
+			return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, nil, "line %d is not strict JSON (RFC 8259): %v; a dataset must be UTF-8 with unique keys", d.line, err)
+		}
 		return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, nil, "line %d is not a JSON object: %v", d.line, err)
 	}
 	row, ok := v.(map[string]any)

@@ -126,6 +126,11 @@ func loadBenchmark(e *env, name string) (*ir.Benchmark, []byte, string, int) {
 		return nil, nil, "", ExitFail
 	}
 	if trimmed := bytes.TrimSpace(src); strings.HasSuffix(name, ".json") || bytes.HasPrefix(trimmed, []byte("{\"")) {
+		var strict *engine.StrictError
+		if _, err := engine.DecodeJSON(src); errors.As(err, &strict) {
+			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: not strict JSON (RFC 8259): %v\n", displayName(name), err)
+			return nil, nil, "", ExitFail
+		}
 		if err := irschema.Validate(src); err != nil {
 			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: %v\n", displayName(name), err)
 			return nil, nil, "", ExitFail

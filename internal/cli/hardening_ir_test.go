@@ -1,0 +1,44 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHardeningStrictIRInput: `benchy run` of an IR JSON file that is not strict JSON (a
+// duplicate key, invalid UTF-8, a lone surrogate escape) is refused before anything runs:
+// encoding/json would keep the last duplicate or repair the bytes, and the run would carry
+// the hash of an IR nobody wrote.
+func TestHardeningStrictIRInput(t *testing.T) {
+	dir := invoiceRun(t)
+	code, irJSON, stderr := runBenchy(t, "compile", filepath.Join(dir, "benchmark.yaml"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	tests := []struct{ name, ir string }{
+		{"a duplicate key", strings.Replace(irJSON, `"version":"1.0"`, `"version":"1.0","version":"1.0"`, 1)},
+		{"invalid UTF-8", strings.Replace(irJSON, `"id":"`, "\"id\":\"\xff", 1)},
+		{"a lone surrogate escape", strings.Replace(irJSON, `"id":"`, `"id":"\ud800`, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.ir == irJSON {
+				t.Fatal("the IR was not changed")
+			}
+			irPath := filepath.Join(dir, "bad.ir.json")
+			if err := os.WriteFile(irPath, []byte(tt.ir), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "r.json")
+			code, _, stderr := runBenchy(t, "run", "--no-store", "--runtime", filepath.Join(dir, "benchy.runtime.yaml"), "-o", out, irPath)
+			if code != 1 || !strings.Contains(stderr, "not strict JSON") {
+				t.Errorf("exit %d, stderr %q; want 1 and a strict JSON refusal", code, stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("the run wrote results")
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,8 +48,13 @@ func datasetPath(run store.Run) string {
 		return ""
 	}
 	p := path.Join(path.Dir(run.Benchmark), b.Data.Path)
-	if !fs.ValidPath(p) {
+	if !fs.ValidPath(p) || path.Base(p) == RuntimeFile {
 		return ""
+	}
+	for part := range strings.SplitSeq(p, "/") {
+		if strings.HasPrefix(part, ".") { // .env, .benchy/: never shown as data
+			return ""
+		}
 	}
 	return p
 }

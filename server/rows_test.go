@@ -66,3 +66,14 @@ func TestWithRows(t *testing.T) {
 		t.Errorf("datasetPath escaped the workspace: %q", datasetPath(run))
 	}
 }
+
+// TestHardeningRowsNeverPrivate: the pages of a run whose IR names the runtime file, .env or
+// the store as its dataset (a stored IR is data too) show none of their lines.
+func TestHardeningRowsNeverPrivate(t *testing.T) {
+	for _, p := range []string{"./benchy.runtime.yaml", "../benchy.runtime.yaml", "./.env", "../.benchy/benchy.db", "./.hidden/rows.jsonl"} {
+		run := store.Run{Benchmark: "b/benchmark.yaml", IR: json.RawMessage(`{"data":{"path":"` + p + `"}}`)}
+		if got := datasetPath(run); got != "" {
+			t.Errorf("data path %s is read for pages as %q", p, got)
+		}
+	}
+}

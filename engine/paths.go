@@ -24,6 +24,9 @@ type Paths struct {
 	AllowOutside bool
 	// Hint ends the message of a path refused for lying outside: how to allow it.
 	Hint string
+	// Private names more files never read, by any name or link: the runtime file when it
+	// has another name than RuntimeFile (benchy run --runtime FILE).
+	Private []string
 }
 
 // RuntimeFile is the name of the runtime file (adapter.RuntimeFile), never read as data:
@@ -89,12 +92,13 @@ type confined struct {
 	what     string // "the workspace" or "the benchmark's directory", for messages
 	hint     string
 	anywhere bool
+	private  []string // Paths.Private
 	root     *os.Root // dir, through which files inside it are opened
 }
 
 // open prepares the confinement of a run whose benchmark is in folder bench.
 func (p Paths) open(bench string) (*confined, error) {
-	c := &confined{what: "the workspace", hint: p.Hint, anywhere: p.AllowOutside}
+	c := &confined{what: "the workspace", hint: p.Hint, anywhere: p.AllowOutside, private: p.Private}
 	dir := p.Workspace
 	if dir == "" {
 		dir, c.what = bench, "the benchmark's directory"
@@ -189,6 +193,11 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 	}
 	if err == nil && !info.Mode().IsRegular() {
 		return refuse(PathNotRegular, "is not a regular file")
+	}
+	for _, q := range c.private {
+		if qi, qerr := os.Stat(q); err == nil && qerr == nil && os.SameFile(info, qi) {
+			return refuse(PathPrivate, privateReason(RuntimeFile))
+		}
 	}
 	var f *os.File
 	if err == nil {

@@ -42,3 +42,34 @@ func TestHardeningStrictIRInput(t *testing.T) {
 		})
 	}
 }
+
+// TestHardeningRuntimeFileByAnyName: the runtime file given with --runtime under another
+// name (or reached through a link to it) is never read as the dataset either.
+func TestHardeningRuntimeFileByAnyName(t *testing.T) {
+	dir := invoiceRun(t)
+	rt, err := os.ReadFile(filepath.Join(dir, "benchy.runtime.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "benchy.runtime.yaml"))
+	if err := os.WriteFile(filepath.Join(dir, "bindings.yaml"), rt, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("bindings.yaml", filepath.Join(dir, "rows.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{"./bindings.yaml", "./rows.jsonl"} {
+		bench := strings.Replace(string(src), "./data/invoices.jsonl", data, 1)
+		if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(bench), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runBenchy(t, "run", "--no-store", "--runtime", filepath.Join(dir, "bindings.yaml"), "-o", filepath.Join(dir, "r.json"), filepath.Join(dir, "b.yaml"))
+		if code != 1 || !strings.Contains(stderr, "data_not_found") || !strings.Contains(stderr, "runtime file") {
+			t.Errorf("data %s: exit %d, stderr %q; want data_not_found naming the runtime file", data, code, stderr)
+		}
+	}
+}

@@ -48,6 +48,9 @@ func runRun(e *env, args []string) int {
 		return ExitFail
 	}
 	paths := runPaths(pos[0], *allowOutside)
+	if rt != nil {
+		paths.Private = []string{rtName} // the runtime file, whatever its name
+	}
 	factory, binding, err := bind(rt, b, filepath.Dir(pos[0]), paths, e.stderr)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):

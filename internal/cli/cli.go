@@ -39,7 +39,7 @@ func init() {
 		{"fmt", "[-w] FILE", "print the canonical YAML spelling of a benchmark (-w rewrites the file)", runFmt},
 		{"run", "[--runtime FILE] [-o results.json] [--concurrency N] [--limit N] BENCHMARK", "run a benchmark (YAML or IR JSON) against its AI-system", runRun},
 		{"runs", "list|show|export [flags] [ID]", "list, show and export the runs stored in a workspace", runRuns},
-		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},
+		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN] [--allowed-host NAME[:PORT]]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},
 		{"ontology", "[--json]", "list the tasks, domains and languages of the ontology", runOntology},
 		{"schema", "[--ir]", "print the JSON Schema of benchmark YAML files (--ir: of the IR)", runSchema},
 	}

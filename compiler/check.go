@@ -36,6 +36,9 @@ type checker struct {
 	// whether program.input and program.output are fully valid.
 	inputOK, outputOK bool
 	m                 model
+	suggestWork       int // edit-distance cells spent on suggestions (see maxSuggestWork)
+	reported          int // diagnostics reported, written down or not
+	dropped           int // diagnostics not written down, past maxCollected
 }
 
 type langForm int
@@ -56,6 +59,11 @@ func join(path []string, key ...string) []string {
 }
 
 func (c *checker) report(code diag.Code, path []string, where at, suggestion, format string, args ...any) {
+	c.reported++
+	if len(c.diags) >= maxCollected {
+		c.dropped++
+		return
+	}
 	if path == nil {
 		path = []string{}
 	}
@@ -69,6 +77,30 @@ func (c *checker) report(code diag.Code, path []string, where at, suggestion, fo
 		Message: fmt.Sprintf(format, args...), Line: where.line, Column: where.col,
 		Suggestion: suggestion,
 	})
+}
+
+// closest is suggest.Closest within the compile's suggestion budget.
+func (c *checker) closest(word string, candidates []string) string {
+	return c.suggestion(word, candidates, func() string { return suggest.Closest(word, candidates) })
+}
+
+// suggestion runs find, a search for word among candidates, unless word is longer than any
+// name (no typo of a name is 256 bytes long) or the search would take the compile past
+// maxSuggestWork: suggestions cost the product of the word's and candidates' lengths.
+func (c *checker) suggestion(word string, candidates []string, find func() string) string {
+	if len(word) > maxSuggestLen || c.suggestWork >= maxSuggestWork {
+		return ""
+	}
+	work := (len(word) + 1) * maxSuggestLen // searches without a list (languages) cost about one candidate
+	for _, s := range candidates {
+		work += (len(word)+1)*(len(s)+1) + 64
+	}
+	if c.suggestWork+work > maxSuggestWork {
+		c.suggestWork = maxSuggestWork // spent: later searches do not even add up their lists
+		return ""
+	}
+	c.suggestWork += work
+	return find()
 }
 
 // check validates the whole document.
@@ -104,17 +136,18 @@ func (c *checker) check(root *node) {
 // reported at where, the key that names the mapping.
 func (c *checker) keys(n *node, path []string, where at, allowed, required []string) {
 	var meant []string // keys that a misspelt key was taken for: not reported missing again
+	keys := strings.Join(allowed, ", ")
 	for i := range n.pairs {
 		p := &n.pairs[i]
 		if p.keyKind != kindString {
 			c.report(diag.UnknownKey, join(path, p.key), p.at(), "",
-				"key %s is not a string; %s takes the keys %s", p.key, sectionName(path), strings.Join(allowed, ", "))
+				"key %s is not a string; %s takes the keys %s", p.key, sectionName(path), keys)
 			continue
 		}
 		if !slices.Contains(allowed, p.key) {
-			hint := suggest.Closest(p.key, allowed)
+			hint := c.closest(p.key, allowed)
 			c.report(diag.UnknownKey, join(path, p.key), p.at(), hint,
-				"unknown key %q; %s takes the keys %s", p.key, sectionName(path), strings.Join(allowed, ", "))
+				"unknown key %q; %s takes the keys %s", p.key, sectionName(path), keys)
 			meant = append(meant, hint)
 		}
 	}
@@ -204,7 +237,8 @@ func (c *checker) registryValue(v *node, path []string, code diag.Code, what str
 	}
 	ids, suggestFn := list(c.reg)
 	if !slices.Contains(ids, v.text) {
-		c.report(code, path, v.at(), suggestFn(v.text), "unknown %s %q in ontology %s", what, v.text, c.reg.Version)
+		hint := c.suggestion(v.text, ids, func() string { return suggestFn(v.text) })
+		c.report(code, path, v.at(), hint, "unknown %s %q in ontology %s", what, v.text, c.reg.Version)
 		return ""
 	}
 	return v.text
@@ -254,7 +288,7 @@ func (c *checker) languageCode(v *node, path []string) string {
 		return ""
 	}
 	if !c.reg.HasLanguage(v.text) {
-		hint := c.reg.SuggestLanguage(v.text)
+		hint := c.suggestion(v.text, nil, func() string { return c.reg.SuggestLanguage(v.text) })
 		if src, dst, ok := strings.Cut(v.text, "-"); ok && c.m.task == "translate" && c.reg.HasLanguage(src) && c.reg.HasLanguage(dst) {
 			hint = "{source: " + src + ", target: " + dst + "}" // the paper's /translate/general/es-en
 			c.langForm = langUnknown                            // the hint says it all; no second diagnostic

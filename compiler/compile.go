@@ -9,7 +9,8 @@ import (
 // Compile parses, validates and lowers a Benchy YAML benchmark. It returns the IR, or nil and
 // every diagnostic found, sorted by position. Validation runs on text that did not parse
 // only when its structure is known despite the problem (a duplicate key, an anchor, a tag);
-// lowering runs only when nothing was reported.
+// lowering runs only when nothing was reported. At most maxDiagnostics are returned, the
+// last saying how many more there were.
 func Compile(src []byte) (*ir.Benchmark, diag.List) {
 	return compile(src, ontology.Lookup)
 }
@@ -30,14 +31,14 @@ func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) 
 }
 
 func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
-	root, ds := parse(src)
+	root, ds, dropped := parseCounted(src)
 	if root == nil {
-		return nil, ds.Sort()
+		return nil, limit(ds.Sort(), 0)
 	}
-	c := &checker{lookup: lookup, diags: ds}
+	c := &checker{lookup: lookup, diags: ds, dropped: dropped}
 	c.check(root)
 	if len(c.diags) > 0 {
-		return nil, c.diags.Sort()
+		return nil, limit(c.diags.Sort(), c.dropped)
 	}
 	return lower(&c.m), nil
 }

@@ -1,34 +1,44 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/benchy-eval/benchy/diag"
 )
 
 // parseFast builds the node tree straight from the YAML lexer's tokens for the plain subset
 // of YAML that benchmark files are written in: block and flow mappings, block and flow
-// sequences, plain and quoted scalars, comments (skipped: only fmt needs them). On anything
-// else it gives up, and parse runs goccy's full parser instead, which also writes every
-// diagnostic. It exists for speed: goccy's parser costs three times its lexer. A differential
-// test and a fuzz target hold it to the full parser's trees wherever it answers.
-func parseFast(src []byte) (root *node, ok bool) {
-	if !utf8.Valid(src) {
-		return nil, false
-	}
+// sequences, plain and quoted scalars, comments (skipped: only fmt needs them). It reports
+// duplicate keys as the full parser does, keeping the first. On anything else it gives up
+// (ok is false, l.stuck is where), and parse runs goccy's full parser instead, which also
+// writes every other diagnostic. It exists for speed: goccy's parser costs three times its
+// lexer, and the square of the keys of a block mapping (parseMap recurses per key). A
+// differential test and a fuzz target hold it to the full parser's trees and diagnostics
+// wherever it answers.
+func parseFast(l *lexed) (root *node, ds diag.List, dropped int, ok bool) {
+	f := &fastParser{lines: l.lines}
 	defer func() {
 		if recover() != nil {
-			root, ok = nil, false
+			root, ds, dropped, ok = nil, nil, 0, false
+		}
+		if !ok {
+			l.stuck = f.peek(0)
+			if l.stuck == nil && len(f.toks) > 0 {
+				l.stuck = f.toks[len(f.toks)-1]
+			}
 		}
 	}()
-	all := lexer.Tokenize(string(src))
+	all := l.tokens
 	toks := make([]*token.Token, 0, len(all))
 	depth, header := 0, 0 // flow nesting; the line of a leading "---"
 	for i, tk := range all {
 		if tk.Position != nil && tk.Position.Line == header {
-			return nil, false // content beside "---"
+			f.toks = append(toks, tk)
+			f.i = len(toks)
+			return nil, nil, 0, false // content beside "---"
 		}
 		switch tk.Type {
 		case token.MappingStartType, token.SequenceStartType:
@@ -38,21 +48,23 @@ func parseFast(src []byte) (root *node, ok bool) {
 		}
 		switch {
 		case tk.Type == token.CommentType && depth > 0:
-			return nil, false // the full parser rejects some comments inside flow collections
+			f.toks = append(toks, tk)
+			f.i = len(toks)
+			return nil, nil, 0, false // the full parser rejects some comments inside flow collections
 		case tk.Type == token.CommentType:
 		case tk.Type == token.DocumentHeaderType && len(toks) == 0 && header == 0 && tk.Position.Column == 1:
 			header = tk.Position.Line
 		case tk.Type == token.DocumentEndType && i == len(all)-1:
 		default:
 			if tk.Position == nil {
-				return nil, false
+				return nil, nil, 0, false
 			}
 			toks = append(toks, tk)
 		}
 	}
-	f := &fastParser{toks: toks, lines: newLineTable(src)}
+	f.toks = toks
 	if len(toks) == 0 {
-		return &node{kind: kindNull, line: 1, col: 1}, true
+		return &node{kind: kindNull, line: 1, col: 1}, nil, 0, true
 	}
 	// A benchmark is a mapping; any other root is an error the full parser words best.
 	switch first := toks[0]; {
@@ -62,15 +74,35 @@ func parseFast(src []byte) (root *node, ok bool) {
 		root, ok = f.flowMap(0)
 	}
 	if !ok || f.i != len(toks) {
-		return nil, false
+		return nil, nil, 0, false
 	}
-	return root, true
+	return root, f.diags, f.dropped, true
 }
 
 type fastParser struct {
-	toks  []*token.Token
-	i     int
-	lines *lineTable
+	toks    []*token.Token
+	i       int
+	lines   *lineTable
+	path    []string // the keys from the root to the mapping being read
+	diags   diag.List
+	dropped int // diagnostics past maxCollected, not written down
+}
+
+// mark is where the diagnostics stand before a value is read.
+func (f *fastParser) mark() [2]int { return [2]int{len(f.diags), f.dropped} }
+
+// duplicate reports a key already in n, as the full parser does, dropping what was reported
+// inside its value since mark: the full parser does not read the value of a duplicate.
+func (f *fastParser) duplicate(n *node, key node, mark [2]int) {
+	f.diags, f.dropped = f.diags[:mark[0]], mark[1]
+	if len(f.diags) >= maxCollected {
+		f.dropped++
+		return
+	}
+	_, prev := n.get(key.text)
+	path := append(f.path[:len(f.path):len(f.path)], key.text)
+	f.diags = append(f.diags, parseDiag(diag.DuplicateKey, path, key.line, key.col,
+		fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
 }
 
 func (f *fastParser) peek(k int) *token.Token {
@@ -98,9 +130,9 @@ func isScalarToken(t *token.Token) bool {
 	return false
 }
 
-// scalarNode resolves a scalar token as the full parser does.
-func (f *fastParser) scalarNode(t *token.Token) *node {
-	n := &node{text: t.Value}
+// scalar resolves a scalar token as the full parser does.
+func (f *fastParser) scalar(t *token.Token) node {
+	n := node{text: t.Value}
 	n.line, n.col = f.lines.pos(t)
 	if t.Type == token.SingleQuoteType || t.Type == token.DoubleQuoteType {
 		n.kind, n.quoted = kindString, true
@@ -110,9 +142,15 @@ func (f *fastParser) scalarNode(t *token.Token) *node {
 	return n
 }
 
-// keyNode is a mapping key: any scalar, keeping the text of non-string keys.
-func (f *fastParser) keyNode(t *token.Token) *node {
-	n := f.scalarNode(t)
+func (f *fastParser) scalarNode(t *token.Token) *node {
+	n := f.scalar(t)
+	return &n
+}
+
+// key is a mapping key: any scalar, keeping the text of non-string keys. Only its text,
+// kind and place are kept, so it is not allocated.
+func (f *fastParser) key(t *token.Token) node {
+	n := f.scalar(t)
 	if n.kind != kindString {
 		n.text = strings.TrimSpace(t.Value)
 	}
@@ -131,14 +169,19 @@ func (f *fastParser) blockMap(col int) (*node, bool) {
 		if t.Position.Column > col || !f.isKey(0) {
 			return nil, false
 		}
-		key := f.keyNode(t)
+		key := f.key(t)
 		f.i += 2
-		if _, dup := n.get(key.text); dup != nil {
-			return nil, false // the full parser reports it
-		}
+		_, dup := n.get(key.text)
+		f.path = append(f.path, key.text)
+		mark := f.mark()
 		v, ok := f.entryValue(t.Position.Line, col)
+		f.path = f.path[:len(f.path)-1]
 		if !ok {
 			return nil, false
+		}
+		if dup != nil {
+			f.duplicate(n, key, mark)
+			continue
 		}
 		if v.line == 0 {
 			v.line, v.col = key.line, key.col
@@ -222,19 +265,24 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 		if !f.isKey(0) {
 			return nil, false
 		}
-		key := f.keyNode(t)
+		key := f.key(t)
 		f.i += 2
-		if _, dup := n.get(key.text); dup != nil {
-			return nil, false
-		}
 		if v, ok := f.next(blockCol, open.Position.Line); !ok || v.Type == token.CollectEntryType || v.Type == token.MappingEndType {
 			return nil, false // an empty value: left to the full parser
 		}
+		_, dup := n.get(key.text)
+		f.path = append(f.path, key.text)
+		mark := f.mark()
 		v, ok := f.inline(blockCol)
+		f.path = f.path[:len(f.path)-1]
 		if !ok {
 			return nil, false
 		}
-		n.pairs = append(n.pairs, pair{key: key.text, keyKind: key.kind, line: key.line, col: key.col, value: v})
+		if dup != nil {
+			f.duplicate(n, key, mark)
+		} else {
+			n.pairs = append(n.pairs, pair{key: key.text, keyKind: key.kind, line: key.line, col: key.col, value: v})
+		}
 		if !f.flowSeparator(token.MappingEndType, blockCol, open.Position.Line) {
 			return nil, false
 		}

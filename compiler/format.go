@@ -32,12 +32,12 @@ var keyOrder = map[string][]string{
 // changes meaning: a valid file compiles to the same IR before and after. It fails with the
 // parse diagnostics, or when a comment sits where the canonical layout has no place for it.
 func Format(src []byte) ([]byte, error) {
-	root, ds := parseFull(src, true)
+	root, ds, dropped := parseFullCounted(src, true)
 	if len(ds) > 0 {
 		if _, plain := parseFull(src, false); root == nil && len(plain) == 0 {
 			return nil, fmt.Errorf("fmt: the YAML parser cannot keep this file's comments (%s); move comments out of flow collections", ds[0].Message)
 		}
-		return nil, ds.Sort()
+		return nil, limit(ds.Sort(), dropped)
 	}
 	f := &formatter{root: root}
 	f.commentLines(root.lead, 0)
@@ -182,12 +182,16 @@ func flowValue(n *node) string {
 
 func formatFloat(n *node) string {
 	switch {
+	case n.overflows():
+		return n.text // 1e400 is not .inf
 	case math.IsNaN(n.num):
 		return ".nan"
 	case math.IsInf(n.num, 1):
 		return ".inf"
 	case math.IsInf(n.num, -1):
 		return "-.inf"
+	case !n.exact():
+		return n.text // 1e-400 underflows to 0, but is not 0
 	}
 	s := string(ir.AppendNumber(nil, n.num))
 	if !strings.ContainsAny(s, ".e") {

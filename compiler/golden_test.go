@@ -160,6 +160,14 @@ func TestEveryCodeHasACase(t *testing.T) {
 		if len(ds) == 0 {
 			t.Errorf("%s: compiles, but should fail with %s", c.name, code)
 		}
+		if diag.Code(code) == diag.TooManyDiagnostics {
+			// It sums up the problems left out, so comes after maxDiagnostics others.
+			if len(ds) != maxDiagnostics+1 || ds[len(ds)-1].Code != diag.TooManyDiagnostics || ds[:maxDiagnostics].Has(diag.TooManyDiagnostics) {
+				t.Errorf("%s: %d diagnostics; want %d ending with the one %s", c.name, len(ds), maxDiagnostics+1, code)
+			}
+			seen[diag.Code(code)] = true
+			continue
+		}
 		for _, d := range ds {
 			if d.Code != diag.Code(code) {
 				t.Errorf("%s: reports %s (%s); a minimal case reports only %s", c.name, d.Code, d.Message, code)
@@ -181,7 +189,7 @@ var compileCodes = []diag.Code{
 	diag.InvalidYAML, diag.DuplicateKey, diag.UnknownKey, diag.MissingKey, diag.UnsupportedVersion,
 	diag.UnsupportedOntologyVersion, diag.UnknownTask, diag.UnknownDomain, diag.UnknownLanguage,
 	diag.TaskProgramMismatch, diag.InvalidSchema, diag.MissingWeight, diag.ExtraWeight,
-	diag.InvalidWeight, diag.InvalidValue,
+	diag.InvalidWeight, diag.InvalidValue, diag.TooLarge, diag.TooDeep, diag.TooManyDiagnostics,
 }
 
 // TestEquivalentSpellings compiles each group under testdata/equiv: every file of a group

@@ -129,7 +129,7 @@ func resolvePlain(s string) (kind, float64) {
 		}
 		if v, err := strconv.ParseUint(s[2:], base, 64); err == nil || isRangeErr(err) {
 			if err != nil {
-				return kindInt, math.Inf(1)
+				return kindInt, digitsValue(s[2:], float64(base)) // beyond 64 bits: not exact, maybe finite
 			}
 			return kindInt, float64(v)
 		}
@@ -142,6 +142,17 @@ func resolvePlain(s string) (kind, float64) {
 		return kindFloat, parseNumber(s)
 	}
 	return kindString, 0
+}
+
+// digitsValue is the value of valid octal or hexadecimal digits as a double, +Inf when
+// too large for one.
+func digitsValue(digits string, base float64) float64 {
+	v := 0.0
+	for _, c := range digits {
+		d, _ := strconv.ParseUint(string(c), int(base), 8)
+		v = v*base + float64(d)
+	}
+	return v
 }
 
 func isRangeErr(err error) bool {
@@ -233,6 +244,12 @@ func (n *node) exact() bool {
 	}
 	v, err := strconv.ParseInt(text, base, 64)
 	return err == nil && v >= -maxExactInt && v <= maxExactInt
+}
+
+// overflows reports whether a numeric node is a finite number written too large for a
+// double (1e400, an integer of 310 digits, 0x followed by 17 digits), as opposed to .inf.
+func (n *node) overflows() bool {
+	return n.isNumber() && math.IsInf(n.num, 0) && !strings.Contains(strings.ToLower(n.text), "inf")
 }
 
 // mantissa is a float's text without its exponent.

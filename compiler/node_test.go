@@ -3,6 +3,7 @@ package compiler
 import (
 	"math"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +47,8 @@ func TestResolvePlain(t *testing.T) {
 		{"1.0", kindFloat, 1}, {"1e", kindString, 0}, {".", kindString, 0}, {"+", kindString, 0}, {"-.", kindString, 0},
 		{".e3", kindString, 0}, {"1.2.3", kindString, 0}, {"1e+", kindString, 0},
 		{".inf", kindFloat, math.Inf(1)}, {"-.Inf", kindFloat, math.Inf(-1)}, {"+.INF", kindFloat, math.Inf(1)},
-		{"1e400", kindFloat, math.Inf(1)}, {"0x" + "1FFFFFFFFFFFFFFFFF", kindInt, math.Inf(1)},
+		{"1e400", kindFloat, math.Inf(1)}, {"0x" + "1FFFFFFFFFFFFFFFFF", kindInt, 0x1FFFFFFFFFFFFFFFFF}, // beyond 64 bits: finite, not exact
+		{"0x1" + strings.Repeat("0", 300), kindInt, math.Inf(1)},
 	}
 	for _, tt := range tests {
 		k, num := resolvePlain(tt.in)

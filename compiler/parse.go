@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -15,16 +14,27 @@ import (
 )
 
 // parse is the first stage: YAML bytes to a node tree. Duplicate keys and the constructs
-// Benchy forbids are all reported, not just the first. When the structure is still known (a
-// duplicate key, an anchor, a tag) it returns the tree with its diagnostics, keeping the
-// first occurrence of a duplicated key, so validation can report the independent problems
-// too; after a syntax error it returns no tree.
+// Benchy forbids are all reported, not just the first, except what lex refuses at its
+// first occurrence (anchors, aliases, nesting too deep, a text too large). When the
+// structure is still known (a duplicate key, a tag) it returns the tree with its
+// diagnostics, keeping the first occurrence of a duplicated key, so validation can report
+// the independent problems too; after a syntax error it returns no tree.
 func parse(src []byte) (root *node, ds diag.List) {
-	src = bytes.TrimPrefix(src, bom)
-	if root, ok := parseFast(src); ok {
-		return root, nil
+	root, ds, _ = parseCounted(src)
+	return root, ds
+}
+
+// parseCounted is parse, also counting the diagnostics past maxCollected that were not
+// written down.
+func parseCounted(src []byte) (root *node, ds diag.List, dropped int) {
+	l, ds := lex(bytes.TrimPrefix(src, bom))
+	if l == nil {
+		return nil, ds, 0
 	}
-	return parseFull(src, false)
+	if root, ds, dropped, ok := parseFast(l); ok {
+		return root, ds, dropped
+	}
+	return l.parseFull(false)
 }
 
 // bom is the UTF-8 byte order mark, which YAML allows at the start of a stream.
@@ -34,20 +44,27 @@ var bom = []byte("\ufeff")
 // then: goccy's comment mode rejects a few valid texts, such as a comment line indented less
 // than the empty value above it.)
 func parseFull(src []byte, comments bool) (root *node, ds diag.List) {
-	src = bytes.TrimPrefix(src, bom)
-	if !utf8.Valid(src) {
-		line, col := invalidUTF8(src)
-		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, "the file is not valid UTF-8")}
+	root, ds, _ = parseFullCounted(src, comments)
+	return root, ds
+}
+
+func parseFullCounted(src []byte, comments bool) (root *node, ds diag.List, dropped int) {
+	l, ds := lex(bytes.TrimPrefix(src, bom))
+	if l == nil {
+		return nil, ds, 0
 	}
-	p := &parsing{lines: newLineTable(src)}
-	if depth := flowDepth(src); depth > maxFlowDepth {
-		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, 1, 1,
-			fmt.Sprintf("flow collections nest %d deep; Benchy accepts at most %d", depth, maxFlowDepth))}
+	return l.parseFull(comments)
+}
+
+func (l *lexed) parseFull(comments bool) (root *node, ds diag.List, dropped int) {
+	p := &parsing{lines: l.lines}
+	if d := l.tooLarge(); d != nil {
+		return nil, diag.List{*d}, 0
 	}
-	file, err := parseYAML(src, comments)
+	file, err := parseYAML(l.tokens, comments)
 	if err != nil {
 		line, col, msg := p.syntaxError(err)
-		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, msg)}
+		return nil, diag.List{parseDiag(diag.InvalidYAML, nil, line, col, msg)}, 0
 	}
 	var body ast.Node
 	var lead, tail []string
@@ -90,48 +107,28 @@ func parseFull(src []byte, comments bool) (root *node, ds diag.List) {
 		root.line, root.col = 1, 1
 	}
 	root.lead, root.tail = lead, tail
-	return root, p.diags
+	return root, p.diags, p.dropped
 }
 
-// maxFlowDepth bounds how deep flow collections may nest: no benchmark comes near it, and
-// the full parser is slow on pathological nesting.
-const maxFlowDepth = 100
-
-// flowDepth measures the deepest nesting of flow brackets outside quotes and comments; an
-// approximation that only needs to be right for deep texts.
-func flowDepth(src []byte) int {
-	depth, deepest := 0, 0
-	var quote byte
-	comment := false
-	for i, c := range src {
-		switch {
-		case c == '\n' || c == '\r':
-			comment = false
-			if quote == '\'' {
-				// a single-quoted scalar may span lines; keep the quote open
-			}
-		case comment:
-		case quote != 0:
-			if c == quote && (quote == '\'' || i == 0 || src[i-1] != '\\') {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#' && (i == 0 || src[i-1] == ' ' || src[i-1] == '\t'):
-			comment = true
-		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
-		case c == ']' || c == '}':
-			depth = max(depth-1, 0)
-		}
+// tooLarge refuses a text whose block mappings would cost goccy's parser too much.
+func (l *lexed) tooLarge() *diag.Diagnostic {
+	if l.mapWork <= maxMapWork {
+		return nil
 	}
-	return deepest
+	why := ""
+	if l.stuck != nil {
+		why = fmt.Sprintf(" for line %d (outside the plain block and flow style its fast reader takes)", l.stuck.Position.Line)
+	}
+	line, col := l.lines.pos(l.bigMap)
+	d := parseDiag(diag.TooLarge, nil, line, col, fmt.Sprintf(
+		"this mapping has %d keys: too many for Benchy's general YAML reader, which this file needs%s and whose cost grows with the square of a mapping's size; it takes mappings of up to about %d keys (fewer when several are large)",
+		l.bigKeys, why, isqrt(maxMapWork)))
+	return &d
 }
 
 // parseYAML runs goccy's parser, turning a panic inside it into an error so that no input
 // can crash the compiler.
-func parseYAML(src []byte, comments bool) (f *ast.File, err error) {
+func parseYAML(toks token.Tokens, comments bool) (f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
@@ -141,7 +138,7 @@ func parseYAML(src []byte, comments bool) (f *ast.File, err error) {
 	if comments {
 		mode = parser.ParseComments
 	}
-	return parser.ParseBytes(src, mode, parser.AllowDuplicateMapKey())
+	return parser.Parse(toks, mode, parser.AllowDuplicateMapKey())
 }
 
 // syntaxError extracts a position and a one-line message from a parser error.
@@ -164,23 +161,6 @@ func firstLine(s string) string {
 	return s
 }
 
-func invalidUTF8(src []byte) (line, col int) {
-	line, col = 1, 1
-	for len(src) > 0 {
-		r, size := utf8.DecodeRune(src)
-		if r == utf8.RuneError && size <= 1 {
-			return line, col
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		src = src[size:]
-	}
-	return line, col
-}
-
 func isEmpty(n ast.Node) bool {
 	if n == nil {
 		return true
@@ -200,12 +180,17 @@ func parseDiag(code diag.Code, path []string, line, col int, msg string) diag.Di
 
 // parsing carries the diagnostics of one parse.
 type parsing struct {
-	diags  diag.List
-	lines  *lineTable
-	merged bool // the last key converted was dropped: a merge key or an explicit key
+	diags   diag.List
+	dropped int // diagnostics past maxCollected, not written down
+	lines   *lineTable
+	merged  bool // the last key converted was dropped: a merge key or an explicit key
 }
 
 func (p *parsing) report(code diag.Code, path []string, tk *token.Token, msg string) {
+	if len(p.diags) >= maxCollected {
+		p.dropped++
+		return
+	}
 	line, col := p.pos(tk)
 	p.diags = append(p.diags, parseDiag(code, path, line, col, msg))
 }
@@ -298,8 +283,12 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 		keyPath := append(path[:len(path):len(path)], key.text)
 		line, col := key.line, key.col
 		if _, prev := out.get(key.text); prev != nil {
-			p.diags = append(p.diags, parseDiag(diag.DuplicateKey, keyPath, line, col,
-				fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
+			if len(p.diags) >= maxCollected {
+				p.dropped++
+			} else {
+				p.diags = append(p.diags, parseDiag(diag.DuplicateKey, keyPath, line, col,
+					fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
+			}
 			continue
 		}
 		pr := pair{key: key.text, keyKind: key.kind, line: line, col: col, value: p.convert(mv.Value, keyPath)}
@@ -387,4 +376,13 @@ func commentLines(g *ast.CommentGroupNode) []string {
 		}
 	}
 	return out
+}
+
+// isqrt is the integer square root of n > 0.
+func isqrt(n int) int {
+	r := 1
+	for (r+1)*(r+1) <= n {
+		r++
+	}
+	return r
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/internal/suggest"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -138,7 +137,7 @@ func (c *checker) typeName(f *field, v *node, path []string) {
 	default:
 		hint := typeAliases[strings.ToLower(name)]
 		if hint == "" {
-			hint = suggest.Closest(name, ir.Types)
+			hint = c.closest(name, ir.Types)
 		}
 		c.report(diag.InvalidSchema, path, v.at(), hint, "unknown type %q; the types are %s", name, strings.Join(ir.Types, ", "))
 	}

@@ -34,7 +34,8 @@ func BenchmarkStages(b *testing.B) {
 	})
 	b.Run("fast", func(b *testing.B) {
 		for b.Loop() {
-			parseFast(src)
+			l, _ := lex(src)
+			parseFast(l)
 		}
 	})
 	b.Run("parse", func(b *testing.B) {

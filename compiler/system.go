@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/internal/suggest"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -74,7 +73,7 @@ func (c *checker) system(root *node) {
 	case t.kind == kindBad:
 		return
 	case !t.isString() || (t.text != ir.SystemModel && t.text != ir.SystemExternal):
-		c.report(diag.InvalidValue, join(path, "type"), t.at(), suggest.Closest(t.text, systemTypes),
+		c.report(diag.InvalidValue, join(path, "type"), t.at(), c.closest(t.text, systemTypes),
 			"ai-system type must be model or external; found %s", t.describe())
 		c.keys(s, path, sp.at(), systemAllKeys, nil)
 		return
@@ -159,7 +158,9 @@ func (c *checker) parameters(v *node, path []string) (map[string]any, bool) {
 			out[p.key] = x.num
 		case x.isNumber():
 			msg := "parameter %s must be finite"
-			if !math.IsNaN(x.num) && !math.IsInf(x.num, 0) {
+			if x.overflows() {
+				msg = "parameter %s is too large for a double (at most about 1.8e308); quote it if the provider takes a string"
+			} else if !math.IsNaN(x.num) && !math.IsInf(x.num, 0) {
 				msg = "parameter %s cannot be represented exactly (integers go up to 2^53); quote it if the provider takes a string"
 			}
 			c.report(diag.InvalidValue, pp, x.at(), "", msg, p.key)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/internal/suggest"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -28,20 +27,18 @@ func (c *checker) scoring(root *node) {
 	if wp == nil {
 		return
 	}
-	before := len(c.diags)
+	before := c.reported
 	wc := weightCheck{checker: c, known: c.m.output != nil}
 	wc.mapping(w, c.m.output, join(path, "weights"), nil, wp.at())
-	if len(c.diags) > before || !c.outputOK {
+	if c.reported > before || !c.outputOK {
 		return
 	}
-	total := sumWeights(c.m.output) // in declaration order, so rounding is the same on every run
-	switch {
-	case total == 0:
+	// The total must be positive (A.3), which is: some weight is. It is never summed here:
+	// finite weights may add up to more than a double holds (two of 1e308), and A.3 allows
+	// them; the IR keeps each weight as written.
+	if !anyPositive(c.m.output) {
 		c.report(diag.InvalidWeight, join(path, "weights"), wp.at(), "",
 			"all weights are zero; at least one output field needs a positive weight")
-	case math.IsInf(total, 0):
-		c.report(diag.InvalidWeight, join(path, "weights"), wp.at(), "",
-			"the weights are too large: their total overflows a double")
 	}
 }
 
@@ -78,7 +75,7 @@ func (w weightCheck) mapping(n *node, fields []*field, wpath, fpath []string, wh
 		pw, pf := join(wpath, p.key), join(fpath, p.key)
 		switch {
 		case w.known && f == nil:
-			w.report(diag.ExtraWeight, pw, p.at(), suggest.Closest(p.key, names),
+			w.report(diag.ExtraWeight, pw, p.at(), w.closest(p.key, names),
 				"weight for %q, which is not an output field", strings.Join(pf, "."))
 		case p.value.kind == kindBad, f != nil && f.vague:
 		case f != nil && f.object:
@@ -134,6 +131,8 @@ func (w weightCheck) number(p *pair, path []string) (float64, bool) {
 	case v.kind == kindBad:
 	case !v.isNumber():
 		w.report(diag.InvalidWeight, path, valueAt(p), "", "a weight must be a number; found %s", v.describe())
+	case v.overflows():
+		w.report(diag.InvalidWeight, path, v.at(), "", "weight %s is too large for a double (at most about 1.8e308)", v.text)
 	case math.IsNaN(v.num) || math.IsInf(v.num, 0):
 		w.report(diag.InvalidWeight, path, v.at(), "", "a weight must be finite; found %s", v.text)
 	case !v.exact():
@@ -154,15 +153,12 @@ func fieldNames(fields []*field) []string {
 	return out
 }
 
-// sumWeights adds the weights of the leaves under fields in declaration order.
-func sumWeights(fields []*field) float64 {
-	total := 0.0
+// anyPositive reports whether a leaf under fields has a positive weight.
+func anyPositive(fields []*field) bool {
 	for _, f := range fields {
-		if f.typ == ir.TypeObject {
-			total += sumWeights(f.fields)
-		} else {
-			total += f.weight
+		if f.typ == ir.TypeObject && anyPositive(f.fields) || f.typ != ir.TypeObject && f.weight > 0 {
+			return true
 		}
 	}
-	return total
+	return false
 }

@@ -23,6 +23,9 @@ const (
 	ExtraWeight                Code = "extra_weight"
 	InvalidWeight              Code = "invalid_weight"
 	InvalidValue               Code = "invalid_value"
+	TooLarge                   Code = "too_large"
+	TooDeep                    Code = "too_deep"
+	TooManyDiagnostics         Code = "too_many_diagnostics"
 
 	DataNotFound         Code = "data_not_found"
 	InvalidDatasetRecord Code = "invalid_dataset_record"
@@ -40,7 +43,7 @@ const (
 
 // Codes maps every registered code to its one-line meaning.
 var Codes = map[Code]string{
-	InvalidYAML:                "the text is not YAML Benchy accepts: a syntax error, several documents, an anchor, alias, merge key, tag or directive",
+	InvalidYAML:                "the text is not YAML Benchy accepts: a syntax error, invalid UTF-8, a character YAML excludes, several documents, an anchor, alias, merge key, tag or directive",
 	DuplicateKey:               "a mapping names the same key twice",
 	UnknownKey:                 "a key the language does not define at that place",
 	MissingKey:                 "a required key is absent",
@@ -56,6 +59,9 @@ var Codes = map[Code]string{
 	ExtraWeight:                "a weight names something that is not an output field",
 	InvalidWeight:              "a weight is not a finite number >= 0, sits on an intermediate object, or all weights are zero",
 	InvalidValue:               "a value outside the allowed set or form (aggregator, ai-system, data, parameters)",
+	TooLarge:                   "the file is beyond what Benchy reads: more than 1 MiB, more than 100,000 YAML tokens, or mappings too large for the YAML reader it needs",
+	TooDeep:                    "collections nest more than 64 deep",
+	TooManyDiagnostics:         "the last diagnostic of a list cut at 100: how many more problems there are",
 
 	DataNotFound:         "the dataset file does not exist, cannot be read, or may not be read: outside the workspace, hidden, or the runtime file",
 	InvalidDatasetRecord: "a dataset row is not valid JSON, lacks input/expected, or does not fit the program schema",

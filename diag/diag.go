@@ -51,19 +51,37 @@ func (l List) Sort() List {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	out := l[:0]
-	for i, d := range l {
-		dup := false
-		for j := i - 1; j >= 0 && l[j].Line == d.Line && l[j].Column == d.Column; j-- {
-			if same(l[j], d) {
-				dup = true
-				break
+	place := 0               // where in out the diagnostics of d's place start
+	var seen map[string]bool // their keys, once there are many (30,000 missing weights share one place)
+	for _, d := range l {
+		if place < len(out) && (out[place].Line != d.Line || out[place].Column != d.Column) {
+			place, seen = len(out), nil
+		}
+		var dup bool
+		if here := out[place:]; len(here) < 16 {
+			dup = slices.ContainsFunc(here, func(e Diagnostic) bool { return same(e, d) })
+		} else {
+			if seen == nil {
+				seen = make(map[string]bool, len(here))
+				for _, e := range here {
+					seen[e.key()] = true
+				}
 			}
+			dup = seen[d.key()]
 		}
 		if !dup {
 			out = append(out, d)
+			if seen != nil {
+				seen[d.key()] = true
+			}
 		}
 	}
 	return out
+}
+
+// key identifies a diagnostic at its place, as same compares them.
+func (d Diagnostic) key() string {
+	return fmt.Sprintf("%q %q %q %q %q", d.Phase, d.Code, d.Path, d.Message, d.Suggestion)
 }
 
 func same(a, b Diagnostic) bool {

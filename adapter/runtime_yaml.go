@@ -2,11 +2,12 @@ package adapter
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/internal/suggest"
 )
@@ -135,13 +136,34 @@ func tokenPos(tk *token.Token) (line, col int) {
 	return tk.Position.Line, max(tk.Position.Column, 1)
 }
 
-// parseYAML runs goccy's parser, turning a panic inside it into an error. Duplicate keys
-// are allowed through so that they are reported with the other problems.
-func parseYAML(src []byte) (f *ast.File, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
-		}
-	}()
-	return parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+// parseYAML reads the runtime file through the compiler's YAML front end (compiler.ReadYAML),
+// which bounds every YAML Benchy reads alike: a text over 1 MiB or 100,000 tokens, nesting
+// more than 64 deep, an anchor or alias, a character YAML excludes or invalid UTF-8 is
+// refused at its first occurrence, before goccy's parser (quadratic in nesting and in the
+// keys of a block mapping) builds anything. Duplicate keys are allowed through so that
+// they are reported with the other problems. The refusal is a yamlError: its position and
+// message, as the parser's syntax errors carry them.
+func parseYAML(src []byte) (*ast.File, error) {
+	file, d := compiler.ReadYAML(src)
+	if d != nil {
+		return nil, yamlError{d}
+	}
+	return file, nil
+}
+
+// yamlError is a refusal of the YAML front end, shaped like goccy's syntax errors.
+type yamlError struct{ d *diag.Diagnostic }
+
+func (e yamlError) Error() string { return e.d.String() }
+
+func (e yamlError) GetToken() *token.Token {
+	return &token.Token{Position: &token.Position{Line: e.d.Line, Column: e.d.Column}}
+}
+
+func (e yamlError) GetMessage() string {
+	msg := strings.TrimPrefix(e.d.Message, "YAML syntax error: ")
+	if strings.HasPrefix(msg, "anchors (&name)") || strings.HasPrefix(msg, "aliases (*name)") {
+		msg = "anchors (&name) and aliases (*name) are not supported in a runtime file; write each value where it is used"
+	}
+	return msg
 }

@@ -1,0 +1,56 @@
+package adapter
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
+// TestHardeningRuntimeYAML (issue 11, findings 3 and 7): the runtime file is read through
+// the compiler's bounded YAML front end. 1 MB of deep nesting, aliases or duplicate keys
+// is refused in at most 200 ms and 100 MB (100 KB of nested "- " took 6 s and 4 GB, 20,000
+// duplicate keys 1.6 s and 1.7 GB), and a raw control character is refused at its place
+// (it reached a command's arguments).
+func TestHardeningRuntimeYAML(t *testing.T) {
+	rep := strings.Repeat
+	n := 1_000_000
+	cases := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"deep sequences", rep("- ", n/2) + "x\n", "nest more than 64 deep", 1},
+		{"deep flow", "bindings: " + rep("[", n/2) + rep("]", n/2) + "\n", "nest more than 64 deep", 1},
+		{"many aliases", "x: &x 1\ny: [" + rep("*x, ", n/4) + "*x]\n", "anchors (&name) and aliases (*name) are not supported", 1},
+		{"duplicate keys", rep("a: 1\n", 30_000), "too many for Benchy's general YAML reader", 1},
+		{"many keys", rep("a: 1\n", n/5), "more than 100000 YAML tokens", 33334},
+		{"a control character", "bindings:\n  a:\n    command: [\"x\x01y\"]\n", "control character U+0001", 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			_, err := ParseRuntime([]byte(c.src), t.TempDir())
+			elapsed := time.Since(start)
+			runtime.ReadMemStats(&after)
+			alloc := after.TotalAlloc - before.TotalAlloc
+			t.Logf("%d bytes: %v, %.1f MB", len(c.src), elapsed, float64(alloc)/1e6)
+			var re *RuntimeError
+			if !errors.As(err, &re) || len(re.Diags) != 1 {
+				t.Fatalf("err = %v, want one diagnostic", err)
+			}
+			d := re.Diags[0]
+			if d.Code != diag.InvalidRuntime || !strings.Contains(d.Message, c.want) || d.Line != c.line {
+				t.Errorf("%v, want invalid_runtime at line %d saying %q", d, c.line, c.want)
+			}
+			if elapsed > 200*time.Millisecond || alloc > 100e6 {
+				t.Errorf("took %v and %.1f MB, over 200 ms or 100 MB", elapsed, float64(alloc)/1e6)
+			}
+		})
+	}
+}

@@ -172,8 +172,8 @@ func TestHardeningTokenEstimate(t *testing.T) {
 	for _, f := range files {
 		src, _ := os.ReadFile(f)
 		g := bytesGuard{src: src, line: 1, col: 1, sep: true, lineStart: true, scalarAbove: -1}
-		for g.i < len(src) && g.step() == nil {
-		}
+		g.indents = g.stack[:0]
+		g.run()
 		toks, err := tokenize(src)
 		if err != nil || len(toks) == 0 || g.i < len(src) {
 			continue // the lexer failed, or the guard refused the text

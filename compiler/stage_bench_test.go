@@ -17,6 +17,16 @@ func BenchmarkStages(b *testing.B) {
 			lexer.Tokenize(string(src))
 		}
 	})
+	b.Run("guard", func(b *testing.B) {
+		for b.Loop() {
+			guard(src, true)
+		}
+	})
+	b.Run("lex+inspect", func(b *testing.B) {
+		for b.Loop() {
+			lex(src)
+		}
+	})
 	b.Run("goccy", func(b *testing.B) {
 		for b.Loop() {
 			parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
@@ -17,6 +18,12 @@ import (
 // bytes are compared. Diagnostics point into that YAML, and their messages name the
 // problem.
 func VerifyIR(b *ir.Benchmark) diag.List {
+	// YAMLOf indents each field by its depth, so an IR nested 10,000 deep (what JSON
+	// readers allow) would make 100 MB of YAML: refuse it first, as its YAML would be.
+	if depthOf(b.Program.Input.Fields) > maxDepth || depthOf(b.Program.Output.Fields) > maxDepth || slices.ContainsFunc(b.Scoring.Dimensions, func(d ir.Dimension) bool { return len(d.Path) > maxDepth }) {
+		return diag.List{{Phase: diag.PhaseValidate, Code: diag.TooDeep, Path: []string{}, Line: 1, Column: 1,
+			Message: fmt.Sprintf("the IR nests fields more than %d deep; Benchy accepts at most %d", maxDepth, maxDepth)}}
+	}
 	src := YAMLOf(b)
 	canonical, _, ds := CompileCanonical(src)
 	if len(ds) > 0 {
@@ -99,19 +106,29 @@ func writeFields(w *strings.Builder, fields []ir.Field, depth int) {
 
 // writeWeights nests the dimensions' weights by path, in the order the paths first appear.
 func writeWeights(w *strings.Builder, dims []ir.Dimension) {
-	var written [][]string // object paths already opened
+	written := map[string]bool{} // object paths already opened, each key quoted
 	for _, d := range dims {
+		key := ""
 		for i := 1; i < len(d.Path); i++ {
-			prefix := d.Path[:i]
-			if !slices.ContainsFunc(written, func(p []string) bool { return slices.Equal(p, prefix) }) {
-				fmt.Fprintf(w, "%s%s:\n", strings.Repeat("  ", i+1), quote(prefix[i-1]))
-				written = append(written, prefix)
+			key += strconv.Quote(d.Path[i-1])
+			if !written[key] {
+				fmt.Fprintf(w, "%s%s:\n", strings.Repeat("  ", i+1), quote(d.Path[i-1]))
+				written[key] = true
 			}
 		}
 		if len(d.Path) > 0 {
 			fmt.Fprintf(w, "%s%s: %s\n", strings.Repeat("  ", len(d.Path)+1), quote(d.Path[len(d.Path)-1]), string(ir.AppendNumber(nil, d.Weight)))
 		}
 	}
+}
+
+// depthOf is how deep fields nest: 1 for leaves only.
+func depthOf(fields []ir.Field) int {
+	deepest := 0
+	for _, f := range fields {
+		deepest = max(deepest, 1+depthOf(f.Fields))
+	}
+	return deepest
 }
 
 func scalarYAML(v any) string {

@@ -1,10 +1,14 @@
 package compiler
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -64,4 +68,44 @@ func TestVerifyIRRejectsEditedIRs(t *testing.T) {
 			t.Errorf("%s: no message", name)
 		}
 	}
+}
+
+// TestHardeningVerifyIR (issue 11, finding 3): an IR handed to benchy run costs linear
+// time too. One nested 10,000 deep (as deep as JSON readers go) is refused as too_deep
+// before it is written as YAML (which would be 100 MB); one of 8,000 objects verifies
+// without comparing every dimension with every object (writeWeights was quadratic).
+func TestHardeningVerifyIR(t *testing.T) {
+	src, _ := os.ReadFile("testdata/compile/ok_model_minimal.yaml")
+	deep, ds := Compile(src)
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	leaf := ir.Field{Name: "x", Type: "string"}
+	path := []string{"x"}
+	for i := range 10_000 {
+		leaf = ir.Field{Name: fmt.Sprintf("o%d", i), Type: ir.TypeObject, Fields: []ir.Field{leaf}}
+		path = append(path, leaf.Name)
+	}
+	slices.Reverse(path)
+	deep.Program.Output.Fields = []ir.Field{leaf}
+	deep.Scoring.Dimensions = []ir.Dimension{{Path: path, Type: "string", Weight: 1}}
+	start := time.Now()
+	if ds := VerifyIR(deep); len(ds) != 1 || ds[0].Code != diag.TooDeep || time.Since(start) > time.Second {
+		t.Errorf("an IR nested 10,000 deep: %v in %v, want too_deep at once", ds, time.Since(start))
+	}
+
+	var out, weights strings.Builder
+	for i := range 8_000 {
+		fmt.Fprintf(&out, "    g%d:\n      f: string\n", i)
+		fmt.Fprintf(&weights, "    g%d:\n      f: 1\n", i)
+	}
+	wide, ds := Compile([]byte(strings.Replace(strings.Replace(string(src), "    person: string\n", out.String(), 1), "    person: 1\n", weights.String(), 1)))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	start = time.Now()
+	if ds := VerifyIR(wide); len(ds) > 0 || time.Since(start) > time.Second {
+		t.Errorf("an IR of 8,000 objects: %v in %v", ds, time.Since(start))
+	}
+	t.Logf("8,000 objects verified in %v", time.Since(start))
 }

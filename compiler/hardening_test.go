@@ -134,10 +134,10 @@ var timeBound = func() time.Duration {
 	return 200 * time.Millisecond
 }()
 
-// measureCompile compiles src, returning the time (the best of three tries on a busy
+// measureCompile compiles src, returning the time (the best of five tries on a busy
 // machine) and the bytes allocated by one compile.
 func measureCompile(src []byte) (ds diag.List, elapsed time.Duration, alloc uint64) {
-	for try := range 3 {
+	for try := range 5 {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

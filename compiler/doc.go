@@ -2,16 +2,19 @@
 //
 //	parse     YAML bytes → a small node tree with positions (goccy/go-yaml underneath:
 //	          its lexer and a small parser for the plain subset benchmarks are written
-//	          in, its full parser for everything else); rejects syntax errors, several
-//	          documents, directives, anchors, aliases, merge keys and tags, and reports
-//	          every duplicate key;
+//	          in, its full parser for everything else); first refuses, on the bytes and
+//	          the tokens and before any parser builds anything, what would cost more than
+//	          it weighs or is not YAML (limits.go: size, tokens, depth, anchors, aliases,
+//	          characters YAML excludes, invalid UTF-8); rejects syntax errors, several
+//	          documents, directives, merge keys and tags, and reports every duplicate key;
 //	validate  the node tree → a checked model, reporting every independent problem:
 //	          keys, versions, ontology membership, program grammar, task rules, weights,
 //	          data and AI-system definitions;
 //	lower     the checked model → ir.Benchmark, with nothing added that the YAML did
 //	          not say except the fixed values the specification makes explicit.
 //
-// A stage that reports a diagnostic stops the pipeline after it. There is no normalisation
+// A stage that reports a diagnostic stops the pipeline after it; a compile returns at most
+// 100 diagnostics and a last one counting the rest. There is no normalisation
 // stage: the compiler repairs nothing and injects no defaults. It takes bytes and touches no
 // file, network or clock, so it runs unchanged natively and in WebAssembly.
 package compiler

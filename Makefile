@@ -7,7 +7,7 @@ WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 PURE    := ./compiler/... ./ontology/... ./ir/... ./diag/... ./internal/suggest/... ./web/form/...
 EXAMPLE := assets/examples/invoices/benchmark.yaml
 
-.PHONY: all build wasm run examples examples-deps test test-native test-wasm lint bench bench-wasm bench-memory fuzz clean
+.PHONY: all build wasm run examples examples-deps test test-native test-wasm lint bench bench-hardening bench-wasm bench-memory fuzz clean
 
 all: build
 
@@ -61,6 +61,10 @@ test-wasm:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./compiler/ ./engine/ ./adapter/
+
+# Issue 11's bounds: each 1 MB pathological YAML shape compiles in at most 200 ms and 100 MB.
+bench-hardening:
+	$(GO) test -run '^$$' -bench 'HardeningShapes' -benchmem -benchtime 10x ./compiler/
 
 # The 1,000,000-row memory check of the engine (about a minute).
 bench-memory:

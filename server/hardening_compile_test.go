@@ -80,8 +80,11 @@ func TestHardeningCompileAPI(t *testing.T) {
 				if !res.Diagnostics.Has(s.code) || len(res.Diagnostics) > 101 {
 					t.Errorf("%d diagnostics, want %s among at most 101: %.300s", len(res.Diagnostics), s.code, r.body)
 				}
-				if elapsed > 200*time.Millisecond {
-					t.Errorf("answered in %v, over 200 ms", elapsed)
+				// The target is 200 ms (measured by the compiler's BenchmarkHardeningShapes);
+				// a test on CI's shared cores allows five times that, which still fails every
+				// shape that used to be quadratic (7 s and more).
+				if elapsed > time.Second {
+					t.Errorf("answered in %v, over 1 s", elapsed)
 				}
 				if alloc > 100e6 {
 					t.Errorf("allocated %.1f MB, over 100 MB", float64(alloc)/1e6)

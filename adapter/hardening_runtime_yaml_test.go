@@ -48,8 +48,10 @@ func TestHardeningRuntimeYAML(t *testing.T) {
 			if d.Code != diag.InvalidRuntime || !strings.Contains(d.Message, c.want) || d.Line != c.line {
 				t.Errorf("%v, want invalid_runtime at line %d saying %q", d, c.line, c.want)
 			}
-			if elapsed > 200*time.Millisecond || alloc > 100e6 {
-				t.Errorf("took %v and %.1f MB, over 200 ms or 100 MB", elapsed, float64(alloc)/1e6)
+			// 200 ms alone (50 ms the slowest here); a test on CI's loaded cores allows 3 s,
+			// which still fails the old parser (100 KB nested: 6 s and 4 GB).
+			if elapsed > 3*time.Second || alloc > 100e6 {
+				t.Errorf("took %v and %.1f MB, over 3 s or 100 MB", elapsed, float64(alloc)/1e6)
 			}
 		})
 	}

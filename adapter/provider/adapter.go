@@ -18,8 +18,9 @@ type wire interface {
 	// headers are the request's headers, the key included.
 	headers(key string) http.Header
 	// body builds the request for one example; a *engine.Failure when the protocol cannot
-	// carry the input (an audio field for a provider without audio input, say).
-	body(t *Task, mode string, parts []Part) ([]byte, error)
+	// carry the input (an audio field for a provider without audio input, say). The body
+	// streams its media parts from their files each time it is sent.
+	body(t *Task, mode string, parts []Part) (*requestBody, error)
 	// reply reads a 2xx body: the output, or an invalid_output failure (a refusal, a
 	// truncated reply, text with no JSON object), and the tokens used when the body says.
 	reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure)

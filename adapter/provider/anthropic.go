@@ -1,11 +1,9 @@
 package provider
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -38,11 +36,12 @@ func (anthropic) headers(key string) http.Header {
 // body builds a Messages request: the prompt file as the system prompt, the input as one
 // user message, and the output schema as a single forced tool (or, in JSON mode, as an
 // instruction in the system prompt). Map keys are encoded sorted, so the bytes are the same
-// for the same example.
-func (anthropic) body(t *Task, mode string, parts []Part) ([]byte, error) {
+// for the same example. Media parts are streamed from their files.
+func (anthropic) body(t *Task, mode string, parts []Part) (*requestBody, error) {
+	media := newBodyBuilder()
 	content := make([]any, 0, len(parts))
 	for _, p := range parts {
-		c, f := anthropicPart(p)
+		c, f := anthropicPart(p, media)
 		if f != nil {
 			return nil, f
 		}
@@ -74,16 +73,12 @@ func (anthropic) body(t *Task, mode string, parts []Part) ([]byte, error) {
 	if _, set := req["max_tokens"]; !set {
 		req["max_tokens"] = anthropicMaxTokens
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		return nil, engine.ExecutionError(diag.AdapterError, "encoding the request: %v", err)
-	}
-	return b, nil
+	return media.finish(req)
 }
 
 // anthropicPart is one content block of the user message, or the reason the Messages API
 // cannot take the part.
-func anthropicPart(p Part) (any, *engine.Failure) {
+func anthropicPart(p Part, media *bodyBuilder) (any, *engine.Failure) {
 	switch p.Kind {
 	case "text":
 		return map[string]any{"type": "text", "text": p.Text}, nil
@@ -91,16 +86,17 @@ func anthropicPart(p Part) (any, *engine.Failure) {
 		if !anthropicImageTypes[p.MIME] {
 			return nil, engine.ExecutionError(diag.AdapterError, "image %s is %s: the Anthropic Messages API takes JPEG, PNG, GIF and WebP images only", p.Name, p.MIME)
 		}
-		return map[string]any{"type": "image", "source": anthropicBase64(p)}, nil
+		return map[string]any{"type": "image", "source": anthropicBase64(p, media)}, nil
 	case "document":
 		switch p.MIME {
 		case "application/pdf":
-			return map[string]any{"type": "document", "source": anthropicBase64(p)}, nil
+			return map[string]any{"type": "document", "source": anthropicBase64(p, media)}, nil
 		case "text/plain":
-			if !utf8.Valid(p.Data) {
-				return nil, engine.ExecutionError(diag.AdapterError, "document %s is not UTF-8 text", p.Name)
+			text, f := media.text(p) // "document x is not UTF-8 text" when it is not
+			if f != nil {
+				return nil, f
 			}
-			return map[string]any{"type": "document", "source": map[string]any{"type": "text", "media_type": "text/plain", "data": string(p.Data)}}, nil
+			return map[string]any{"type": "document", "source": map[string]any{"type": "text", "media_type": "text/plain", "data": text}}, nil
 		}
 		return nil, engine.ExecutionError(diag.AdapterError, "document %s is %s: the Anthropic Messages API takes PDF and plain-text documents only", p.Name, p.MIME)
 	case "audio":
@@ -109,8 +105,8 @@ func anthropicPart(p Part) (any, *engine.Failure) {
 	return nil, engine.ExecutionError(diag.AdapterError, "input part of kind %q: the Anthropic Messages API cannot take it", p.Kind)
 }
 
-func anthropicBase64(p Part) map[string]any {
-	return map[string]any{"type": "base64", "media_type": p.MIME, "data": base64.StdEncoding.EncodeToString(p.Data)}
+func anthropicBase64(p Part, media *bodyBuilder) map[string]any {
+	return map[string]any{"type": "base64", "media_type": p.MIME, "data": media.base64("", p)}
 }
 
 // anthropicReply is the part of a Messages reply the adapter reads.

@@ -237,8 +237,11 @@ func TestAnthropicRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, err := anthropic{}.body(&task, ModeJSONSchema, parts)
-	if err != nil || !bytes.Equal(again, c.raw) {
-		t.Errorf("body not deterministic (%v):\n%s\n%s", err, again, c.raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := bodyBytes(t, again); !bytes.Equal(b, c.raw) {
+		t.Errorf("body not deterministic:\n%s\n%s", b, c.raw)
 	}
 }
 
@@ -254,7 +257,7 @@ func TestAnthropicBodyOptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
+		if err := json.Unmarshal(bodyBytes(t, b), &m); err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -299,22 +302,38 @@ func TestAnthropicBodyOptions(t *testing.T) {
 // TestAnthropicParts checks how each kind of input part becomes a content block, and that
 // what the Messages API cannot take is an adapter_error naming the part.
 func TestAnthropicParts(t *testing.T) {
+	dir := t.TempDir()
+	file := func(kind, mime, name, data string) Part {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Part{Kind: kind, MIME: mime, Name: name, Label: "f", Path: p, Size: int64(len(data))}
+	}
 	tests := []struct {
 		part Part
 		want string // the block as JSON, or the start of the error message
 	}{
 		{Part{Kind: "text", Text: "a: b"}, `{"text":"a: b","type":"text"}`},
-		{Part{Kind: "image", MIME: "image/jpeg", Data: []byte{0xff, 0xd8, 0xff}, Name: "x.jpg"}, `{"source":{"data":"/9j/","media_type":"image/jpeg","type":"base64"},"type":"image"}`},
-		{Part{Kind: "image", MIME: "image/webp", Data: []byte("RIFF"), Name: "x.webp"}, `{"source":{"data":"UklGRg==","media_type":"image/webp","type":"base64"},"type":"image"}`},
-		{Part{Kind: "document", MIME: "application/pdf", Data: []byte("%PDF"), Name: "x.pdf"}, `{"source":{"data":"JVBERg==","media_type":"application/pdf","type":"base64"},"type":"document"}`},
-		{Part{Kind: "document", MIME: "text/plain", Data: []byte("héllo"), Name: "x.txt"}, `{"source":{"data":"héllo","media_type":"text/plain","type":"text"},"type":"document"}`},
-		{Part{Kind: "image", MIME: "application/octet-stream", Data: []byte("BM"), Name: "x.bmp"}, "image x.bmp is application/octet-stream: the Anthropic Messages API takes JPEG, PNG, GIF and WebP images only"},
-		{Part{Kind: "document", MIME: "text/plain", Data: []byte{0xff, 0xfe}, Name: "x.txt"}, "document x.txt is not UTF-8 text"},
-		{Part{Kind: "document", MIME: "image/png", Data: []byte("x"), Name: "x.png"}, "document x.png is image/png: the Anthropic Messages API takes PDF and plain-text documents only"},
-		{Part{Kind: "audio", MIME: "audio/wav", Data: []byte("RIFF"), Name: "x.wav"}, "audio x.wav: the Anthropic Messages API takes no audio input"},
+		{file("image", "image/jpeg", "x.jpg", "\xff\xd8\xff"), `{"source":{"data":"/9j/","media_type":"image/jpeg","type":"base64"},"type":"image"}`},
+		{file("image", "image/webp", "x.webp", "RIFF"), `{"source":{"data":"UklGRg==","media_type":"image/webp","type":"base64"},"type":"image"}`},
+		{file("document", "application/pdf", "x.pdf", "%PDF"), `{"source":{"data":"JVBERg==","media_type":"application/pdf","type":"base64"},"type":"document"}`},
+		{file("document", "text/plain", "x.txt", "héllo"), `{"source":{"data":"héllo","media_type":"text/plain","type":"text"},"type":"document"}`},
+		{file("image", "application/octet-stream", "x.bmp", "BM"), "image x.bmp is application/octet-stream: the Anthropic Messages API takes JPEG, PNG, GIF and WebP images only"},
+		{file("document", "text/plain", "y.txt", "\xff\xfe"), "document y.txt is not UTF-8 text"},
+		{file("document", "image/png", "x.png", "x"), "document x.png is image/png: the Anthropic Messages API takes PDF and plain-text documents only"},
+		{file("audio", "audio/wav", "x.wav", "RIFF"), "audio x.wav: the Anthropic Messages API takes no audio input"},
 	}
 	for _, tt := range tests {
-		block, f := anthropicPart(tt.part)
+		media := newBodyBuilder()
+		block, f := anthropicPart(tt.part, media)
+		if f == nil {
+			body, err := media.finish(block)
+			if err != nil {
+				t.Fatal(err)
+			}
+			block = json.RawMessage(bodyBytes(t, body))
+		}
 		if f != nil {
 			if f.Status != engine.StatusExecutionError || f.Code != diag.AdapterError || f.Message != tt.want {
 				t.Errorf("%s %s: failure %s %s, want adapter_error %q", tt.part.Kind, tt.part.Name, f.Status, f, tt.want)

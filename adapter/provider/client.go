@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,12 +61,17 @@ const maxBody = 64 << 20
 // send POSTs body to url with the headers, retrying with exponential backoff and jitter on
 // 429, 5xx and connection failures, honouring Retry-After; other 4xx are not retried. It
 // returns the 2xx response, or a failure: timeout when the per-request time ran out,
-// provider_error with the HTTP status when the retries are spent.
-func (c *client) send(ctx context.Context, url string, header http.Header, body []byte) (*response, *engine.Failure) {
+// provider_error with the HTTP status when the retries are spent. Each attempt sends the
+// whole body again, its files opened again; a file that changed fails the request at once
+// (an adapter_error), without a retry.
+func (c *client) send(ctx context.Context, url string, header http.Header, body *requestBody) (*response, *engine.Failure) {
 	var last string
 	for attempt := 0; ; attempt++ {
 		resp, wait, err := c.try(ctx, url, header, body)
+		var fileFailure *engine.Failure
 		switch {
+		case errors.As(err, &fileFailure):
+			return nil, fileFailure
 		case err != nil && ctx.Err() != nil:
 			return nil, engine.ExecutionError(diag.Timeout, "the request was cancelled: %v", context.Cause(ctx))
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
@@ -96,8 +100,9 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 }
 
 // try makes one attempt within the concurrency cap, the rate limit and the per-request
-// timeout. wait is the server's Retry-After, or 0.
-func (c *client) try(ctx context.Context, url string, header http.Header, body []byte) (*response, time.Duration, error) {
+// timeout. wait is the server's Retry-After, or 0. The error is an *engine.Failure when a
+// file of the body failed it.
+func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody) (*response, time.Duration, error) {
 	if c.slots != nil {
 		select {
 		case c.slots <- struct{}{}:
@@ -113,13 +118,27 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body [
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	s := &sending{b: body}
+	rd, err := s.reader()
 	if err != nil {
 		return nil, 0, err
 	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, rd)
+	if err != nil {
+		rd.Close()
+		return nil, 0, err
+	}
+	req.ContentLength = body.size
+	req.GetBody = s.reader
 	req.Header = header.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.http.Do(req)
+	if f := s.failure(); f != nil {
+		if err == nil {
+			resp.Body.Close()
+		}
+		return nil, 0, f
+	}
 	if err != nil {
 		return nil, 0, err
 	}

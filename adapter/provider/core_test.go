@@ -92,7 +92,7 @@ func TestRender(t *testing.T) {
 	if want := "question: What is the total?\nBe exact.\nmeta.lang: en\nmeta.n: 3\nscan: [image]"; parts[0].Kind != "text" || parts[0].Text != want {
 		t.Errorf("first part %q, want %q", parts[0].Text, want)
 	}
-	if parts[1].Kind != "image" || parts[1].MIME != "image/png" || parts[1].Name != "scan.png" || string(parts[1].Data[:4]) != "\x89PNG" {
+	if parts[1].Kind != "image" || parts[1].MIME != "image/png" || parts[1].Name != "scan.png" || parts[1].Label != "scan" || parts[1].Path != img || parts[1].Size != 12 {
 		t.Errorf("image part %+v", parts[1])
 	}
 	if parts[2].Text != "note: x" {
@@ -162,7 +162,7 @@ func TestSendRetries(t *testing.T) {
 		var waits []time.Duration
 		c.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
 		c.jitter = func() float64 { return 0.5 } // no jitter: the base backoff
-		resp, f := c.send(context.Background(), srv.URL, http.Header{}, []byte(`{}`))
+		resp, f := c.send(context.Background(), srv.URL, http.Header{}, literalBody([]byte(`{}`)))
 		code := diag.Code("")
 		if f != nil {
 			code = f.Code
@@ -188,13 +188,13 @@ func TestSendTimeoutAndUnreachable(t *testing.T) {
 	}))
 	defer slow.Close()
 	c := newClient(Config{Timeout: 50 * time.Millisecond, MaxRetries: -1}.withDefaults(), "")
-	if _, f := c.send(context.Background(), slow.URL, http.Header{}, nil); f == nil || f.Code != diag.Timeout {
+	if _, f := c.send(context.Background(), slow.URL, http.Header{}, literalBody(nil)); f == nil || f.Code != diag.Timeout {
 		t.Errorf("slow server: %+v, want timeout", f)
 	}
 	closed := httptest.NewServer(http.NotFoundHandler())
 	url := closed.URL
 	closed.Close()
-	if _, f := c.send(context.Background(), url+"/secret-token", http.Header{}, nil); f == nil || f.Code != diag.ProviderError || strings.Contains(f.Message, "secret-token") {
+	if _, f := c.send(context.Background(), url+"/secret-token", http.Header{}, literalBody(nil)); f == nil || f.Code != diag.ProviderError || strings.Contains(f.Message, "secret-token") {
 		t.Errorf("closed server: %+v, want provider_error without the URL", f)
 	}
 }

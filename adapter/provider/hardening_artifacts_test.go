@@ -14,11 +14,11 @@ import (
 	"github.com/benchy-eval/benchy/ir"
 )
 
-// TestHardeningArtifactSize (issue 11, finding 5): an artifact is read whole and sent
-// base64-encoded, so one request carries at most MaxArtifactBytes of artifacts: a larger
-// document (one file, or several that add up) is an execution error before it is read
-// and before any request, not a request that held 1.7 GB for a 256 MiB file
-// (BenchmarkArtifactMemory measures it). A FIFO in an artifact's place is refused without
+// TestHardeningArtifactSize (issue 11, finding 5): an artifact is sent base64-encoded
+// inside the request, so one request carries at most MaxArtifactBytes of artifacts (the
+// providers' limit): a larger document (one file, or several that add up) is an execution
+// error before it is read and before any request, not a request that held 1.7 GB for a
+// 256 MiB file when artifacts were read whole (BenchmarkArtifactMemory measures it). A FIFO in an artifact's place is refused without
 // blocking.
 func TestHardeningArtifactSize(t *testing.T) {
 	dir := t.TempDir()

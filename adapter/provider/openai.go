@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -62,23 +61,25 @@ var oaAudioFormats = map[string]string{
 
 // body builds the request: the prompt file as the system message, the rendered input as
 // the user message's parts, the output schema as response_format, and ai-system.parameters
-// beside them. The request is a map so that encoding/json writes its keys sorted.
-func (openAI) body(t *Task, mode string, parts []Part) ([]byte, error) {
+// beside them. The request is a map so that encoding/json writes its keys sorted. Media
+// parts go base64-encoded, streamed from their files.
+func (openAI) body(t *Task, mode string, parts []Part) (*requestBody, error) {
+	media := newBodyBuilder()
 	content := make([]oaPart, len(parts))
 	for i, p := range parts {
 		switch p.Kind {
 		case "text":
 			content[i] = oaPart{Type: "text", Text: p.Text}
 		case "image":
-			content[i] = oaPart{Type: "image_url", ImageURL: &oaImageURL{URL: dataURL(p)}}
+			content[i] = oaPart{Type: "image_url", ImageURL: &oaImageURL{URL: media.base64(dataURLHead(p), p)}}
 		case "audio":
 			format, ok := oaAudioFormats[p.MIME]
 			if !ok {
 				return nil, engine.ExecutionError(diag.AdapterError, "%s is %s audio; the OpenAI protocol takes wav or mp3 audio", p.Name, p.MIME)
 			}
-			content[i] = oaPart{Type: "input_audio", InputAudio: &oaAudio{Data: base64.StdEncoding.EncodeToString(p.Data), Format: format}}
+			content[i] = oaPart{Type: "input_audio", InputAudio: &oaAudio{Data: media.base64("", p), Format: format}}
 		case "document":
-			content[i] = oaPart{Type: "file", File: &oaFile{Filename: p.Name, FileData: dataURL(p)}}
+			content[i] = oaPart{Type: "file", File: &oaFile{Filename: p.Name, FileData: media.base64(dataURLHead(p), p)}}
 		default:
 			return nil, engine.ExecutionError(diag.AdapterError, "the OpenAI protocol cannot carry a %s input", p.Kind)
 		}
@@ -109,16 +110,12 @@ func (openAI) body(t *Task, mode string, parts []Part) ([]byte, error) {
 		messages = append(messages, oaMessage{Role: "system", Content: system})
 	}
 	req["messages"] = append(messages, oaMessage{Role: "user", Content: content})
-	b, err := json.Marshal(withParameters(req, t.System.Parameters))
-	if err != nil {
-		return nil, engine.ExecutionError(diag.AdapterError, "encoding the request: %v", err)
-	}
-	return b, nil
+	return media.finish(withParameters(req, t.System.Parameters))
 }
 
-// dataURL is a media part inline, as a base64 data URL.
-func dataURL(p Part) string {
-	return "data:" + p.MIME + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
+// dataURLHead is what comes before a media part's base64 in a data URL.
+func dataURLHead(p Part) string {
+	return "data:" + p.MIME + ";base64,"
 }
 
 // schemaText is the output schema as compact JSON, without HTML escaping, for a prompt.

@@ -267,7 +267,7 @@ func TestOpenAIRequest(t *testing.T) {
 	}
 	parts, _ := Render(task.Input, input)
 	again, _ := openAI{}.body(&task, ModeJSONSchema, parts)
-	if string(again) != string(r.Raw) {
+	if string(bodyBytes(t, again)) != string(r.Raw) {
 		t.Error("the request body is not deterministic")
 	}
 }
@@ -288,10 +288,11 @@ func TestOpenAIParametersDoNotOverride(t *testing.T) {
 		Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
 		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "a", Type: ir.TypeString}}},
 	}
-	raw, err := openAI{}.body(&task, ModeJSONSchema, []Part{{Kind: "text", Text: "q: hi"}})
+	b, err := openAI{}.body(&task, ModeJSONSchema, []Part{{Kind: "text", Text: "q: hi"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	raw := bodyBytes(t, b)
 	var body map[string]any
 	json.Unmarshal(raw, &body)
 	if body["model"] != "gpt-test" || mustJSON(body["messages"]) != `[{"content":[{"text":"q: hi","type":"text"}],"role":"user"}]` {

@@ -13,20 +13,24 @@ import (
 	"github.com/benchy-eval/benchy/ir"
 )
 
-// Part is one piece of the user message, in the input schema's declaration order.
+// Part is one piece of the user message, in the input schema's declaration order. A media
+// part names its file, which is read while the request is sent, not held.
 type Part struct {
-	Kind string // "text", "image", "audio" or "document"
-	Text string // text parts: "label: value" lines
-	MIME string // media parts: the file's media type
-	Data []byte // media parts: the file's bytes
-	Name string // media parts: the file's base name
+	Kind  string      // "text", "image", "audio" or "document"
+	Text  string      // text parts: "label: value" lines
+	MIME  string      // media parts: the file's media type
+	Name  string      // media parts: the file's base name
+	Label string      // media parts: the field's label, for messages
+	Path  string      // media parts: the file, opened again (engine.OpenRegular) for each send
+	Size  int64       // media parts: the file's size when rendered; the request's length counts on it
+	file  os.FileInfo // media parts: the file Render opened; each send must open the same one
 }
 
 // Render turns an input object into message parts, deterministically: the leaf fields in
 // declaration order; string-like values (string, enum, numbers, bools, dates and times) as
 // "label: value" lines gathered into one text part until the next artifact; each artifact
-// as a line "label: [image]" (or audio, document) followed by a media part with the file's
-// bytes. Nested fields are labelled with dotted paths. Strings are written as they are;
+// as a line "label: [image]" (or audio, document) followed by a media part naming the
+// file. Nested fields are labelled with dotted paths. Strings are written as they are;
 // other values as JSON. The artifacts of one input hold at most MaxArtifactBytes: more is
 // an error, before the file that crosses the limit is read.
 func Render(schema ir.Field, input map[string]any) ([]Part, error) {
@@ -47,56 +51,59 @@ func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 			continue
 		}
 		path, _ := v.(string)
-		data, err := readArtifact(path, label, leaf.Field.Type, &budget)
+		info, head, err := readArtifact(path, label, leaf.Field.Type, &budget)
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(&text, "%s: [%s]\n", label, leaf.Field.Type)
 		flush()
-		parts = append(parts, Part{Kind: leaf.Field.Type, MIME: mediaType(path, data), Data: data, Name: filepath.Base(path)})
+		parts = append(parts, Part{Kind: leaf.Field.Type, MIME: mediaType(path, head), Name: filepath.Base(path), Label: label, Path: path, Size: info.Size(), file: info})
 	}
 	flush()
 	return parts, nil
 }
 
 // MaxArtifactBytes bounds the artifact bytes of one request to a provider: 32 MiB, the
-// request limit of Anthropic's Messages API and OpenAI's limit for a file input. Each
-// artifact is held in memory, base64-encoded, in the request (about 8 times its size at
-// the peak), so the bound is also what one request may cost in memory.
+// request limit of Anthropic's Messages API and OpenAI's limit for a file input. No
+// artifact is held in memory: each is encoded from its file while the request is sent
+// (body.go), so a request costs a few buffers whatever its artifacts weigh.
 const MaxArtifactBytes = 32 << 20
 
-// readArtifact reads the artifact at path, the absolute path the engine resolved (a
-// regular file inside the run's workspace), for the field label of type kind, taking its
-// size from budget. A file that is not regular (a FIFO put there since the dataset was
-// checked) is refused without blocking; one larger than what is left of the budget is
-// refused before it is read.
-func readArtifact(path, label, kind string, budget *int64) ([]byte, error) {
+// sniffBytes is how much of a file mediaType looks at.
+const sniffBytes = 512
+
+// readArtifact checks the artifact at path, the absolute path the engine resolved (a
+// regular file inside the run's workspace), for the field label of type kind: it returns
+// the file's identity and size, the size taken from budget, and its first sniffBytes bytes. A file that is not regular
+// (a FIFO put there since the dataset was checked) is refused without blocking; one larger
+// than what is left of the budget is refused before it is read.
+func readArtifact(path, label, kind string, budget *int64) (os.FileInfo, []byte, error) {
 	name := filepath.Base(path)
 	f, err := engine.OpenRegular(path)
 	if errors.Is(err, engine.ErrNotRegular) {
-		return nil, fmt.Errorf("%s %s for %s is not a regular file", kind, name, label)
+		return nil, nil, fmt.Errorf("%s %s for %s is not a regular file", kind, name, label)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
+		return nil, nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
+		return nil, nil, fmt.Errorf("reading %s for %s: %w", name, label, unwrapPathError(err))
 	}
 	if size := info.Size(); size > *budget {
 		what := fmt.Sprintf("%s %s for %s is %s", kind, name, label, mib(size))
 		if left := *budget; left < MaxArtifactBytes {
 			what += fmt.Sprintf(", and the input's other artifacts leave %s", mib(left))
 		}
-		return nil, fmt.Errorf("%s: a request to a provider carries at most %s of artifacts (Anthropic's request limit, OpenAI's file limit)", what, mib(MaxArtifactBytes))
+		return nil, nil, fmt.Errorf("%s: a request to a provider carries at most %s of artifacts (Anthropic's request limit, OpenAI's file limit)", what, mib(MaxArtifactBytes))
 	}
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, fmt.Errorf("reading %s for %s: %w (did it change while the run goes?)", name, label, unwrapPathError(err))
+	head := make([]byte, min(info.Size(), sniffBytes))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, nil, fmt.Errorf("reading %s for %s: %w (did it change while the run goes?)", name, label, unwrapPathError(err))
 	}
-	*budget -= int64(len(data))
-	return data, nil
+	*budget -= info.Size()
+	return info, head, nil
 }
 
 // mib writes a size in MiB, for messages.
@@ -139,21 +146,22 @@ var mediaTypes = map[string]string{
 	".ogg": "audio/ogg", ".m4a": "audio/mp4", ".webm": "audio/webm", ".txt": "text/plain",
 }
 
-// mediaType names a file's type from its extension, else from its first bytes.
-func mediaType(path string, data []byte) string {
+// mediaType names a file's type from its extension, else from its first bytes (head, at
+// most sniffBytes of them).
+func mediaType(path string, head []byte) string {
 	if t, ok := mediaTypes[strings.ToLower(filepath.Ext(path))]; ok {
 		return t
 	}
 	switch {
-	case len(data) >= 4 && string(data[:4]) == "%PDF":
+	case len(head) >= 4 && string(head[:4]) == "%PDF":
 		return "application/pdf"
-	case len(data) >= 8 && string(data[:8]) == "\x89PNG\r\n\x1a\n":
+	case len(head) >= 8 && string(head[:8]) == "\x89PNG\r\n\x1a\n":
 		return "image/png"
-	case len(data) >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff:
+	case len(head) >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff:
 		return "image/jpeg"
-	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WAVE":
+	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WAVE":
 		return "audio/wav"
-	case len(data) >= 3 && string(data[:3]) == "ID3":
+	case len(head) >= 3 && string(head[:3]) == "ID3":
 		return "audio/mpeg"
 	}
 	return "application/octet-stream"

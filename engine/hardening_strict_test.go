@@ -1,12 +1,16 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-eval/benchy/diag"
 )
@@ -146,5 +150,42 @@ func TestHardeningInvalidUTF8InProcessOutput(t *testing.T) {
 	}
 	if r := rr.results[0]; r.Status != StatusInvalidOutput || r.Error.Code != diag.InvalidValue {
 		t.Errorf("result %+v, want invalid_output/invalid_value", r)
+	}
+}
+
+// TestHardeningResultsReachTheStream: each result is in the stream as soon as it is
+// scored and no other is waiting, not when a 256 KB buffer fills or the run ends: a run
+// killed while the AI-system works on example 3 keeps examples 1 and 2.
+func TestHardeningResultsReachTheStream(t *testing.T) {
+	rows := jsonl(strictGoodRow, strictGoodRow, strictGoodRow)
+	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": rows})
+	stream, err := os.Create(filepath.Join(t.TempDir(), "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	release := make(chan struct{})
+	var c counter
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), compileYAML(t, labelBench), c.factory(func(_ context.Context, i int, _ map[string]any) (any, error) {
+			if i == 2 {
+				<-release
+			}
+			return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
+		}), Options{Root: root, Results: stream, Concurrency: 1})
+		done <- err
+	}()
+	lines := 0
+	for deadline := time.Now().Add(10 * time.Second); lines < 2 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(stream.Name())
+		lines = bytes.Count(data, []byte("\n"))
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if lines < 2 {
+		t.Errorf("while example 3 was being answered the stream held %d results, want 2", lines)
 	}
 }

@@ -257,6 +257,12 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 				r.opts.Progress(Progress{Done: next, Total: r.total, Summary: r.summary, Elapsed: r.clock().Sub(r.started)})
 			}
 		}
+		// With no other result waiting, what is written goes out now, so that a run killed
+		// while the AI-system thinks loses nothing it scored; a fast system's results still
+		// go out in large writes.
+		if w != nil && writeErr == nil && len(outcomes) == 0 && w.Buffered() > 0 {
+			writeErr = w.Flush()
+		}
 	}
 	if w != nil && writeErr == nil {
 		writeErr = w.Flush()

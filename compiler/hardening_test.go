@@ -66,7 +66,15 @@ func shapes() []hardShape {
 	badTypes, _ := fields(under, "strin")
 	okFields, okWeights := fields(under/2, "string")
 	extraWeights := strings.ReplaceAll(okWeights, "    f", "    g")
+	var members strings.Builder // an enum of about 45,000 members, the last one twice
+	for i := range 95_000 / 2 {
+		fmt.Fprintf(&members, "m%d, ", i)
+	}
+	members.WriteString("m0")
+	enum := "    label:\n      enum: [" + members.String() + "]\n"
 	return []hardShape{
+		{"many_enum_members", []byte(benchmarkWith(enum, "    label: 1\n")), diag.InvalidSchema},
+		{"many_enum_members_tabbed", []byte(benchmarkWith(strings.Replace(enum, "enum: [", "enum:\t[", 1), "    label: 1\n")), diag.InvalidSchema},
 		{"deep_block_map", fill(n, "", func(i int) string { return rep(" ", i) + "a:\n" }), diag.TooDeep},
 		{"deep_block_seq", []byte(rep("- ", n/2) + "x\n"), diag.TooDeep},
 		{"deep_flow_seq", []byte("a: " + rep("[", n/2) + rep("]", n/2) + "\n"), diag.TooDeep},

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/token"
@@ -12,20 +11,24 @@ import (
 // column 8 instead of 9. Columns on other lines are taken as they are.
 type lineTable struct {
 	src    []byte
-	starts []int // the byte offset at which each line starts
+	starts []int  // the byte offset at which each line starts
+	tabbed []bool // whether each line holds a tab: found once, not per token of a long line
+	memo   columnMemo
 }
 
 func newLineTable(src []byte) *lineTable {
-	t := &lineTable{src: src, starts: []int{0}}
+	t := &lineTable{src: src, starts: []int{0}, tabbed: []bool{false}}
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\n':
-			t.starts = append(t.starts, i+1)
+			t.starts, t.tabbed = append(t.starts, i+1), append(t.tabbed, false)
 		case '\r':
 			if i+1 < len(src) && src[i+1] == '\n' {
 				i++
 			}
-			t.starts = append(t.starts, i+1)
+			t.starts, t.tabbed = append(t.starts, i+1), append(t.tabbed, false)
+		case '\t':
+			t.tabbed[len(t.tabbed)-1] = true
 		}
 	}
 	return t
@@ -50,22 +53,34 @@ func (t *lineTable) column(line, col int) int {
 	if line < len(t.starts) {
 		end = t.starts[line]
 	}
-	text := t.src[t.starts[line-1]:end]
-	if bytes.IndexByte(text, '\t') < 0 {
+	if !t.tabbed[line-1] {
 		return col
 	}
-	seen, real, leading := 0, 1, true
-	for len(text) > 0 {
-		r, size := utf8.DecodeRune(text)
-		leading = leading && (r == ' ' || r == '\t')
+	// Tokens come in order: go on from the last column asked on this line, so that the
+	// columns of a long line cost its length once, not once per token.
+	m := &t.memo
+	if m.line != line || m.seen > col-1 {
+		*m = columnMemo{line: line, off: t.starts[line-1], real: 1, leading: true}
+	}
+	for m.off < end {
+		r, size := utf8.DecodeRune(t.src[m.off:end])
+		leading := m.leading && (r == ' ' || r == '\t')
 		if r != '\t' || leading {
-			if seen == col-1 {
-				return real
+			if m.seen == col-1 {
+				return m.real
 			}
-			seen++
+			m.seen++
 		}
-		real++
-		text = text[size:]
+		m.leading = leading
+		m.real++
+		m.off += size
 	}
 	return col
+}
+
+// columnMemo is where column stopped: on line, at byte off, after seen lexer columns, at
+// real column real.
+type columnMemo struct {
+	line, off, seen, real int
+	leading               bool
 }

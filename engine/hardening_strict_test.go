@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -187,5 +188,38 @@ func TestHardeningResultsReachTheStream(t *testing.T) {
 	}
 	if lines < 2 {
 		t.Errorf("while example 3 was being answered the stream held %d results, want 2", lines)
+	}
+}
+
+// TestHardeningLargeEnum: checking a value against an enum costs the same with 50,000
+// members as with 3 (a set, made once per list), and finds exactly the members.
+func TestHardeningLargeEnum(t *testing.T) {
+	for _, n := range []int{3, 32, 33, 50_000} {
+		values := make([]string, n)
+		for i := range values {
+			values[i] = fmt.Sprintf("m%d", i)
+		}
+		for _, v := range []string{"m0", values[n-1], values[n/2]} {
+			if !isMember(values, v) {
+				t.Errorf("%d members: %s is not found", n, v)
+			}
+		}
+		for _, v := range []string{"", "m", fmt.Sprintf("m%d", n), "M0"} {
+			if isMember(values, v) {
+				t.Errorf("%d members: %q is found", n, v)
+			}
+		}
+	}
+	values := make([]string, 50_000)
+	for i := range values {
+		values[i] = fmt.Sprintf("m%d", i)
+	}
+	per := testing.Benchmark(func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			isMember(values, "absent")
+		}
+	}).NsPerOp()
+	if per > 20_000 { // a scan of 50,000 members takes about 100 µs; a set lookup 0.1 µs
+		t.Errorf("a lookup among 50,000 members takes %d ns: a scan, not a set", per)
 	}
 }

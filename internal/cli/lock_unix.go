@@ -6,21 +6,43 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 )
 
-// outputLock is an exclusive lock on the result files of one -o: an flock on a file beside
-// them, which the kernel releases when its run ends in any way, kill -9 included.
+// outputLock is an exclusive lock on every file one run writes (its document and its
+// stream): an flock on a file beside each, which the kernel releases when its run ends in
+// any way, kill -9 included.
 type outputLock struct {
-	f    *os.File
-	path string
+	files []*os.File
+	paths []string
 }
 
-// lockOutput takes the lock of the result files streaming to stream, or says which run
-// holds it.
-func lockOutput(stream string) (*outputLock, error) {
-	path := lockPath(stream)
+// lockOutput takes the locks of the files a run writes, its document out and its stream,
+// or says which run holds one of them. Each lock is taken without waiting, so two runs
+// that want each other's files never deadlock: the second gets none of them. Locking by
+// file name, not by -o, is what keeps apart runs whose files overlap although their -o
+// differ: -o a.json streams to a.jsonl, the very document of -o a.jsonl.
+func lockOutput(out, stream string) (*outputLock, error) {
+	l := &outputLock{}
+	for _, name := range []string{out, stream} {
+		path := lockPath(name)
+		if slices.Contains(l.paths, path) {
+			continue
+		}
+		f, err := lockFile(path, name)
+		if err != nil {
+			l.release()
+			return nil, err
+		}
+		l.files, l.paths = append(l.files, f), append(l.paths, path)
+	}
+	return l, nil
+}
+
+// lockFile takes the lock at path, of the result file name, or says which run holds it.
+func lockFile(path, name string) (*os.File, error) {
 	for range 10 {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 		if err != nil {
@@ -38,7 +60,7 @@ func lockOutput(stream string) (*outputLock, error) {
 				if holder == "" {
 					holder = "a process that is starting"
 				}
-				return nil, fmt.Errorf("%w (%s)", errOutputBusy, holder)
+				return nil, fmt.Errorf("%w (%s, which writes %s)", errOutputBusy, holder, name)
 			}
 			return nil, err
 		}
@@ -51,16 +73,19 @@ func lockOutput(stream string) (*outputLock, error) {
 		host, _ := os.Hostname()
 		f.Truncate(0)
 		fmt.Fprintf(f, "process %d on %s, started %s\n", os.Getpid(), host, time.Now().Format(time.DateTime))
-		return &outputLock{f: f, path: path}, nil
+		return f, nil
 	}
 	return nil, fmt.Errorf("%s keeps changing; is another run starting?", path)
 }
 
-// release removes the lock file, then lets the lock go.
+// release removes the lock files, then lets the locks go.
 func (l *outputLock) release() {
 	if l == nil {
 		return
 	}
-	os.Remove(l.path)
-	l.f.Close()
+	for i, f := range l.files {
+		os.Remove(l.paths[i])
+		f.Close()
+	}
+	l.files, l.paths = nil, nil
 }

@@ -20,7 +20,7 @@ import (
 // run goes and holds the results so far if the run dies). Neither is ever written through
 // a name that already exists, so a hard link or a symbolic link at -o cannot carry the
 // results into another file; and -o is refused outright when it names, by any path, a file
-// the run reads. A lock beside -o keeps two runs from writing the same files.
+// the run reads. A lock beside each file keeps two runs from writing the same one.
 
 // guarded is a file a run reads, which -o must not name.
 type guarded struct {
@@ -224,15 +224,16 @@ func assemble(out, stream string, rep *engine.Report) error {
 // errOutputBusy is wrapped by lockOutput's error when another run holds the lock.
 var errOutputBusy = errors.New("another benchy run is writing these results")
 
-// lockPath is the lock file of the result files whose stream is stream: hidden, beside
-// them, in their folder with its links resolved. It goes by the stream, which every -o
-// naming these files shares (-o a and -o a.json both stream to a.jsonl).
-func lockPath(stream string) string {
-	dir := filepath.Dir(stream)
+// lockPath is the lock file of the result file name: hidden, beside it, in its folder with
+// its links resolved, so that every path naming the file (a linked folder, say) shares
+// it. A run locks each file it writes: -o a and -o a.json both write a.jsonl, and -o
+// a.jsonl writes it too, as its document.
+func lockPath(name string) string {
+	dir := filepath.Dir(name)
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	return filepath.Join(dir, "."+filepath.Base(stream)+".lock")
+	return filepath.Join(dir, "."+filepath.Base(name)+".lock")
 }
 
 // readHolder is what the lock file says of the run that holds it.

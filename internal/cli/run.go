@@ -68,8 +68,8 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
-	// Before the store and any AI-system call: a second run with the same -o stops here.
-	lock, err := lockOutput(stream)
+	// Before the store and any AI-system call: a second run writing either file stops here.
+	lock, err := lockOutput(*out, stream)
 	if err != nil {
 		if errors.Is(err, errOutputBusy) {
 			err = fmt.Errorf("%s is being written by another benchy run: %w; wait for it to end, or choose another -o", *out, err)

@@ -63,12 +63,13 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	}
 	workers = min(workers, total)
 	adapters := make([]Adapter, 0, workers)
-	defer func() {
-		for _, ad := range adapters {
-			ad.Close()
-		}
-	}()
+	defer closeAdapters(&adapters)
 	for range workers {
+		// A cancelled run starts no more adapters (each may be a process): those made are
+		// closed, and the run ends now rather than after starting the rest.
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("run cancelled while starting the AI-system's adapters (%d of %d started): %w", len(adapters), workers, context.Cause(ctx))
+		}
 		ad, err := factory()
 		if err != nil {
 			return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
@@ -82,6 +83,16 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		return nil, err
 	}
 	return r.report(clock(), workers), nil
+}
+
+// closeAdapters closes the adapters of a run, all at once: closing one may take a grace
+// period (a process given time to exit), which many closed one after another would add up.
+func closeAdapters(adapters *[]Adapter) {
+	var wg sync.WaitGroup
+	for _, ad := range *adapters {
+		wg.Go(func() { ad.Close() })
+	}
+	wg.Wait()
 }
 
 // validateDataset is the first pass: every row of the (limited) dataset is read and checked

@@ -168,7 +168,7 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 	if len(row) > 2 {
 		for k := range row {
 			if k != "input" && k != "expected" {
-				return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, []string{k}, "line %d has the key %q; a row is exactly {\"input\": ..., \"expected\": ...}", d.line, clip(k))
+				return nil, abort(d.path, d.line, diag.InvalidDatasetRecord, nil, "line %d has a key besides input and expected; a row is exactly {\"input\": ..., \"expected\": ...}", d.line)
 			}
 		}
 	}
@@ -183,6 +183,9 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 			code := diag.InvalidDatasetRecord
 			if p.Code == diag.ArtifactNotFound {
 				code = diag.ArtifactNotFound
+			}
+			if p.Code == diag.ExtraField {
+				p = unnamedExtra(p, side.schema)
 			}
 			return nil, abort(d.path, d.line, code, p.Path, "line %d: %s", d.line, p.Message)
 		}
@@ -242,4 +245,22 @@ func outputArtifacts(root string) resolver {
 		}
 		return real, nil
 	}
+}
+
+// unnamedExtra restates an extra field of a row without its name: a key of the file that
+// the program does not declare is the file's content, which no message quotes (a file
+// that is not a dataset must not leak through the error). The path stops at the object
+// that has it.
+func unnamedExtra(p *Problem, schema ir.Field) *Problem {
+	parent := p.Path[:max(len(p.Path)-1, 0)]
+	f := schema
+	for _, name := range parent[min(1, len(parent)):] { // parent[0] is input or expected
+		for _, sub := range f.Fields {
+			if sub.Name == name {
+				f = sub
+				break
+			}
+		}
+	}
+	return problem(diag.ExtraField, parent, "%s has a field the program does not declare (it declares %s)", pathName(parent), fieldList(f))
 }

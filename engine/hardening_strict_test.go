@@ -223,3 +223,25 @@ func TestHardeningLargeEnum(t *testing.T) {
 		t.Errorf("a lookup among 50,000 members takes %d ns: a scan, not a set", per)
 	}
 }
+
+// TestHardeningDatasetKeysNotQuoted: a row's keys that the program does not declare are
+// the file's content: the abort names where they are, never what they say.
+func TestHardeningDatasetKeysNotQuoted(t *testing.T) {
+	b := compileYAML(t, labelBench)
+	for _, row := range []string{
+		`{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"},"sk-live-SECRET":1}`,
+		`{"input":{"text":"a","sk-live-SECRET":1},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`,
+		`{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z","sk-live-SECRET":1}}`,
+	} {
+		root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+		var c counter
+		_, err := run(t, b, root, &c, nil, Options{})
+		var a *Abort
+		if !errors.As(err, &a) {
+			t.Fatalf("%s: err = %v, want an abort", row, err)
+		}
+		if strings.Contains(a.Error(), "SECRET") || strings.Contains(strings.Join(a.Diagnostic.Path, "."), "SECRET") {
+			t.Errorf("the abort quotes the key: %s %v", a.Error(), a.Diagnostic.Path)
+		}
+	}
+}

@@ -245,3 +245,36 @@ func TestHardeningDatasetKeysNotQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestHardeningDatetimeExact: datetimes compare by the instant they denote at any
+// precision (time.Parse keeps nanoseconds only), and the leap second 23:59:60 of RFC 3339
+// §5.7 is a datetime.
+func TestHardeningDatetimeExact(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"2024-01-01T10:00:00.1234567891Z", "2024-01-01T10:00:00.1234567892Z", false},
+		{"2024-01-01T10:00:00.1234567891Z", "2024-01-01T11:00:00.12345678910+01:00", true},
+		{"2024-01-01T10:00:00.5Z", "2024-01-01T10:00:00.500000000000Z", true},
+		{"2024-01-01T10:00:00Z", "2024-01-01T10:00:00.000Z", true},
+		{"2016-12-31T23:59:60Z", "2017-01-01T00:59:60+01:00", true},
+		{"2016-12-31T23:59:60Z", "2016-12-31T23:59:59Z", false},
+		{"2016-12-31T23:59:60.5Z", "2016-12-31T23:59:60.50Z", true},
+	}
+	for _, tt := range tests {
+		for _, v := range []string{tt.a, tt.b} {
+			if _, err := parseTemporal("datetime", v); err != nil {
+				t.Fatalf("%s refused: %v", v, err)
+			}
+		}
+		if got := equal("datetime", tt.a, tt.b); got != tt.want {
+			t.Errorf("%s = %s: %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"2016-12-31T12:00:60Z", "2016-12-31T23:59:61Z", "2016-12-31T23:60:00Z", "2016-12-31T24:00:00Z"} {
+		if _, err := parseTemporal("datetime", bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

@@ -308,12 +308,48 @@ func parseTemporal(typ, s string) (string, error) {
 	case ir.TypeTime:
 		return parseTime(s)
 	}
-	s = upperTZ(s)
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil || !isRFC3339(s) {
-		return "", fmt.Errorf("want an RFC 3339 date-time with a time zone, such as 2026-01-01T10:00:00Z")
+	return parseDatetime(upperTZ(s))
+}
+
+// parseDatetime checks an RFC 3339 date-time and returns the instant it denotes, in UTC,
+// with its fraction exactly as written less trailing zeros: time.Parse would keep only
+// nanoseconds (so that .1234567891 and .1234567892 compared equal) and refuses the leap
+// second 23:59:60 that RFC 3339 allows (§5.7).
+func parseDatetime(s string) (string, error) {
+	bad := fmt.Errorf("want an RFC 3339 date-time with a time zone, such as 2026-01-01T10:00:00Z")
+	if !isRFC3339(s) {
+		return "", bad
 	}
-	return t.UTC().Format(time.RFC3339Nano), nil
+	const whole = len("2006-01-02T15:04:05")
+	rest, frac := s[whole:], ""
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+			n++
+		}
+		frac, rest = strings.TrimRight(rest[1:n], "0"), rest[n:]
+	}
+	leap := s[17:19] == "60"
+	plain := s[:whole]
+	if leap {
+		plain = s[:17] + "59"
+	}
+	t, err := time.Parse("2006-01-02T15:04:05Z07:00", plain+rest)
+	if err != nil {
+		return "", bad
+	}
+	t = t.UTC()
+	out := t.Format("2006-01-02T15:04:05")
+	if leap {
+		if t.Hour() != 23 || t.Minute() != 59 {
+			return "", fmt.Errorf("a leap second is 23:59:60 in UTC")
+		}
+		out = out[:17] + "60"
+	}
+	if frac != "" {
+		out += "." + frac
+	}
+	return out + "Z", nil
 }
 
 // upperTZ spells a date-time's "t" separator and "z" zone in upper case: RFC 3339 §5.6

@@ -2,9 +2,10 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
-	"strings"
+	"net/url"
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
@@ -32,14 +33,12 @@ type wire interface {
 // request headers.
 func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Factory, error) {
 	cfg = cfg.withDefaults()
-	var w wire
-	switch cfg.Kind {
-	case KindOpenAI:
-		w = openAI{}
-	case KindAnthropic:
-		w = anthropic{}
-	default:
+	if cfg.Kind != KindOpenAI && cfg.Kind != KindAnthropic {
 		return nil, fmt.Errorf("provider %q: unknown kind %q (want openai or anthropic)", cfg.Name, cfg.Kind)
+	}
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("provider %q: base_url %v", cfg.Name, err)
 	}
 	key := ""
 	if cfg.APIKeyEnv != "" {
@@ -48,10 +47,42 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 		}
 	}
 	c := newClient(cfg, key)
-	url := strings.TrimSuffix(cfg.BaseURL, "/") + w.endpoint()
+	var w wire = openAI{c.secrets}
+	if cfg.Kind == KindAnthropic {
+		w = anthropic{c.secrets}
+	}
+	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
 		return &modelAdapter{c: c, w: w, task: &task, url: url}, nil
 	}, nil
+}
+
+// parseBaseURL reads a provider's base URL. Its errors never quote it: it may hold a
+// password or a token.
+func parseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		return nil, fmt.Errorf("is not a valid URL: %v", ue.Err)
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("is not a valid URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("must be an http:// or https:// URL")
+	case u.Host == "":
+		return nil, fmt.Errorf("has no host")
+	}
+	return u, nil
+}
+
+// endpointURL is the URL of a protocol's endpoint under a provider's base URL: the
+// endpoint's path joined to the base's path (https://host/v1 and https://host/v1/ both give
+// https://host/v1/chat/completions), the base's query kept at the end, where a server reads
+// it (?api-version=..., ?key=...). A fragment is never sent.
+func endpointURL(base *url.URL, endpoint string) string {
+	u := base.JoinPath(endpoint)
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }
 
 // modelAdapter evaluates one example through a provider.

@@ -7,10 +7,12 @@ import (
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
 )
 
-// anthropic speaks Anthropic's Messages API.
-type anthropic struct{}
+// anthropic speaks Anthropic's Messages API. secrets are masked in the snippets of replies
+// its messages quote.
+type anthropic struct{ secrets *redact.Secrets }
 
 // anthropicVersion is the API version the request and reply shapes below follow.
 const anthropicVersion = "2023-06-01"
@@ -133,10 +135,10 @@ type anthropicReply struct {
 // reply reads a Messages reply. In tool mode the forced tool's input is the output; a reply
 // without the tool call falls back to the JSON object its text holds. Input tokens count
 // the prompt cache's reads and writes too, since the API reports those apart.
-func (anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure) {
+func (a anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure) {
 	var r anthropicReply
 	if err := decodeJSON(body, &r); err != nil {
-		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a Messages response: %s", snippet(body))
+		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a Messages response: %s", snippet(a.secrets, body))
 	}
 	var usage *engine.Usage
 	if r.Usage != nil {
@@ -149,7 +151,7 @@ func (anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Fa
 		return nil, usage, engine.ExecutionError(diag.ProviderError, "%s: %s", r.Error.Type, r.Error.Message)
 	}
 	if r.Content == nil {
-		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no content: %s", snippet(body))
+		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no content: %s", snippet(a.secrets, body))
 	}
 	var text strings.Builder
 	var input any

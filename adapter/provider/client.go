@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +24,7 @@ import (
 type client struct {
 	cfg     Config
 	key     string
-	secrets *redact.Secrets // the key, masked in everything read back from the provider
+	secrets *redact.Secrets // the key and the base URL's credentials, masked in everything read back
 	http    *http.Client
 	slots   chan struct{} // nil: no concurrency cap
 	pacer   *pacer        // nil: no rate limit
@@ -35,7 +36,7 @@ func newClient(cfg Config, key string) *client {
 	c := &client{
 		cfg:     cfg,
 		key:     key,
-		secrets: redact.New(key),
+		secrets: redact.New(append(redact.URLSecrets(cfg.BaseURL), key)...),
 		http:    &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}},
 		sleep:   sleepCtx,
 		jitter:  rand.Float64,
@@ -77,15 +78,13 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
 			return nil, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
 		case err != nil:
-			last = "cannot reach the provider: " + hideURL(err.Error(), url)
+			last = "cannot reach the provider's endpoint: " + c.secrets.String(hideURL(err, url))
 		case resp.status >= 200 && resp.status < 300:
 			return resp, nil
 		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
-			// The body is redacted whole before its snippet is cut: a key the server
-			// echoes must not survive in part past the cut.
-			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets.Bytes(resp.body)))
+			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
 		default:
-			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets.Bytes(resp.body)))
+			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
 		}
 		if attempt >= c.cfg.MaxRetries {
 			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)", last, attempt+1)
@@ -207,10 +206,12 @@ func (p *pacer) wait(ctx context.Context, sleep func(context.Context, time.Durat
 	return nil
 }
 
-// snippet is the start of a reply body, for messages, cut at a character boundary. Redact
-// the body before: the cut must not split a key.
-func snippet(body []byte) string {
-	s := strings.ToValidUTF8(strings.TrimSpace(string(body)), "\uFFFD")
+// snippet is the start of a reply body, for messages, cut at a character boundary after its
+// secrets are masked: the cut must not split a key, and a key the server echoed with its
+// characters \u-escaped, in whole or in part, is spelt out (a JSON body is re-encoded)
+// before it is looked for.
+func snippet(secrets *redact.Secrets, body []byte) string {
+	s := strings.ToValidUTF8(strings.TrimSpace(string(secrets.JSONBody(body))), "\uFFFD")
 	if len(s) > 200 {
 		cut := 200
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -221,13 +222,24 @@ func snippet(body []byte) string {
 	return s
 }
 
-// hideURL keeps URLs (which may hold tokens) out of error messages.
-func hideURL(msg, url string) string {
-	return strings.ReplaceAll(msg, url, "the provider's endpoint")
+// hideURL is the message of a failed request without its URL, which may hold a password
+// or a token: net/http's errors say `Post "URL": why`, with the password masked but the
+// query as is. Only why is kept, with the URL, in either spelling, taken out of it too.
+func hideURL(err error, raw string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := err.Error()
+	if u, perr := url.Parse(raw); perr == nil {
+		msg = strings.ReplaceAll(msg, u.Redacted(), "the provider's endpoint")
+	}
+	return strings.ReplaceAll(msg, raw, "the provider's endpoint")
 }
 
-// redact masks the key in a failure's message and prediction: a server may echo what it
-// was sent, and keys never appear in results, logs or errors.
+// redact masks the key and the base URL's credentials in a failure's message and
+// prediction: a server may echo what it was sent, and keys never appear in results, logs
+// or errors.
 func (c *client) redact(f *engine.Failure) *engine.Failure {
 	f.Message = c.secrets.String(f.Message)
 	f.Prediction = c.secrets.Value(f.Prediction)

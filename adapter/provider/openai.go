@@ -8,11 +8,13 @@ import (
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
 )
 
 // openAI speaks Chat Completions, the protocol of OpenAI and of the servers that copy it
-// (vLLM, Ollama, llama.cpp, LM Studio).
-type openAI struct{}
+// (vLLM, Ollama, llama.cpp, LM Studio). secrets are masked in the snippets of replies its
+// messages quote.
+type openAI struct{ secrets *redact.Secrets }
 
 func (openAI) endpoint() string { return "/chat/completions" }
 
@@ -147,17 +149,17 @@ type oaReply struct {
 // reply reads the first choice: a refusal, a reply cut off at the token limit or one the
 // content filter stopped, and text with no JSON object are invalid_output; the JSON object
 // the text holds is the output.
-func (openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure) {
+func (o openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure) {
 	var r oaReply
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a chat completion: %s", snippet(body))
+		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a chat completion: %s", snippet(o.secrets, body))
 	}
 	var usage *engine.Usage
 	if r.Usage != nil {
 		usage = &engine.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
 	}
 	if len(r.Choices) == 0 {
-		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no choices: %s", snippet(body))
+		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no choices: %s", snippet(o.secrets, body))
 	}
 	choice := r.Choices[0]
 	if choice.Message.Refusal != "" {
@@ -165,7 +167,7 @@ func (openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure)
 	}
 	content, ok := oaContent(choice.Message.Content)
 	if !ok {
-		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply's content is neither text nor text parts: %s", snippet(body))
+		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply's content is neither text nor text parts: %s", snippet(o.secrets, body))
 	}
 	switch choice.FinishReason {
 	case "length":

@@ -2,9 +2,7 @@ package adapter
 
 import (
 	"errors"
-	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/redact"
@@ -14,7 +12,7 @@ import (
 // baseEnv and those the binding lists under env, each only when set in benchy's own
 // environment (lookup), so that the command sees what it would see if benchy passed its
 // whole environment, for these names and no others. The values of listed variables whose
-// names mark them as credentials (secretName) are the secrets masked in what the command
+// names mark them as credentials (redact.CredentialName) are the secrets masked in what the command
 // answers and logs.
 func (b *binding) environ(lookup func(string) (string, bool)) ([]string, *redact.Secrets) {
 	env := []string{} // not nil: a nil Cmd.Env passes everything
@@ -28,7 +26,7 @@ func (b *binding) environ(lookup func(string) (string, bool)) ([]string, *redact
 		seen[name] = true
 		if v, ok := lookup(name); ok {
 			env = append(env, name+"="+v)
-			if secretName(name) {
+			if redact.CredentialName(name) {
 				secrets = append(secrets, v)
 			}
 		}
@@ -36,37 +34,8 @@ func (b *binding) environ(lookup func(string) (string, bool)) ([]string, *redact
 	return env, redact.New(secrets...)
 }
 
-// secretName tells a variable or query parameter that holds a credential by its name:
-// OPENAI_API_KEY, HF_TOKEN, DB_PASSWORD, access_token, sig.
-func secretName(name string) bool {
-	n := strings.ToUpper(name)
-	for _, s := range []string{"KEY", "TOKEN", "SECRET", "PASS", "AUTH", "CREDENTIAL", "SIG", "COOKIE", "SESSION"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// urlSecrets are the credentials an http binding's URL carries: the values of its query
-// parameters that secretName marks (?token=, ?key=, ?api_key=, ?sig=) and the password of
-// its user information.
-func urlSecrets(raw string) *redact.Secrets {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var secrets []string
-	if p, ok := u.User.Password(); ok {
-		secrets = append(secrets, p)
-	}
-	for name, values := range u.Query() {
-		if secretName(name) {
-			secrets = append(secrets, values...)
-		}
-	}
-	return redact.New(secrets...)
-}
+// urlSecrets are the credentials an http binding's URL carries (redact.URLSecrets).
+func urlSecrets(raw string) *redact.Secrets { return redact.New(redact.URLSecrets(raw)...) }
 
 // maskResult masks secrets in what an adapter returns: the output's strings and keys, and
 // the failure's message and prediction.

@@ -167,6 +167,13 @@ func TestHardeningHTTPTokenMasked(t *testing.T) {
 		case "error":
 			w.WriteHeader(http.StatusUnauthorized)
 			fmt.Fprintf(w, `{"error":{"message":"%s bad credentials %s%s"}}`, strings.Repeat("x", 130), echo, strings.Repeat("y", 800))
+		case "escaped": // the token echoed with every character \u-escaped
+			var esc strings.Builder
+			for _, c := range q.Get("token") {
+				fmt.Fprintf(&esc, `\u%04x`, c)
+			}
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, `{"error":{"message":"bad token %s"}}`, esc.String())
 		case "text":
 			fmt.Fprintf(w, "%s %s %s", strings.Repeat("t", 190), echo, strings.Repeat("u", 800))
 		default:
@@ -184,7 +191,7 @@ func TestHardeningHTTPTokenMasked(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := f()
-	for i, action := range []string{"ok", "error", "text"} {
+	for i, action := range []string{"ok", "error", "text", "escaped"} {
 		out, err := a.Invoke(context.Background(), i, map[string]any{"action": action})
 		text := jsonText(out)
 		if err != nil {
@@ -196,7 +203,7 @@ func TestHardeningHTTPTokenMasked(t *testing.T) {
 				t.Errorf("%s: keeps %q: %.300s", action, p, text)
 			}
 		}
-		if !strings.Contains(text, "[redacted] ") {
+		if !strings.Contains(text, "[redacted]") {
 			t.Errorf("%s: nothing masked: %.300s", action, text)
 		}
 		if action == "ok" && !strings.Contains(text, "json") {

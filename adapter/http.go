@@ -100,7 +100,7 @@ func (a *httpAdapter) invoke(ctx context.Context, index int, input map[string]an
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		if text := clip(bytes.TrimSpace(a.b.secrets.Bytes(data)), 200); text != "" {
+		if text := clip(bytes.TrimSpace(a.b.secrets.JSONBody(data)), 200); text != "" {
 			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %s: %s", resp.Status, text)
 		}
 		return nil, engine.ExecutionError(diag.ProviderError, "HTTP %s", resp.Status)

@@ -205,6 +205,16 @@ func (s *Store) GetRun(id string) (Run, error) {
 	return r, err
 }
 
+// Peek returns one run without its IR: what a poll of its status and progress reads.
+func (s *Store) Peek(id string) (Run, error) {
+	var r Run
+	err := scanRun(s.r.QueryRow(`SELECT `+runColumns+` FROM runs WHERE id = ?`, id), &r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("run %s: %w", id, ErrNotFound)
+	}
+	return r, err
+}
+
 // Filter selects runs; empty fields match everything.
 type Filter struct {
 	Benchmark string

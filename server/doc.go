@@ -14,7 +14,10 @@
 //
 // Runs are kept in the workspace's run store (WORKSPACE/.benchy/benchy.db, package store),
 // shared with `benchy run`. POST /api/runs compiles and binds a benchmark and queues a run;
-// at most Config.MaxRuns execute at once, the others wait first in, first out. Each result
+// at most Config.MaxRuns execute at once, each of at most MaxConcurrency workers, and at
+// most MaxQueued others wait first in, first out (one more is refused with 429). A run the
+// store shows as another process's (a `benchy run`) is followed in the store; one whose
+// process is gone is marked interrupted when it is looked at (runs.go). Each result
 // is stored as the engine reports it, so a run that stops (cancelled, the server shut down
 // or killed) keeps every example it finished, and resuming it asks the AI-system only for
 // the missing ones. GET /api/runs/{id}/events streams a run's progress as Server-Sent

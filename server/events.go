@@ -23,6 +23,7 @@ const (
 	progressEvery = 200 * time.Millisecond
 	maxPending    = 256
 	heartbeat     = 15 * time.Second
+	followEvery   = time.Second // how often the stream of another process's run reads the store
 )
 
 // progressEvent is the "progress" event, and the live progress of a run.
@@ -192,8 +193,9 @@ func (s *subscriber) notify() {
 
 // runEvents streams a run's events (Server-Sent Events): "progress" at once and then at
 // most every progressEvery, "example" for each completed example ("skipped" for those a
-// slow client missed), and "done" last. A run this server is not executing (finished,
-// interrupted, or run by another process) gets its "done" event at once.
+// slow client missed), and "done" last. A finished run gets its "done" event at once; a
+// run another live process executes (a `benchy run`) is followed in the store (follow); a
+// run whose process is gone is marked interrupted (settled) and gets its "done".
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	j := s.runs.get(id)
@@ -202,11 +204,12 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 		sub = j.events.subscribe()
 		defer j.events.unsubscribe(sub)
 	}
-	run, err := s.st.GetRun(id)
+	run, err := s.st.Peek(id)
 	if err != nil {
 		s.runError(w, err)
 		return
 	}
+	run = s.settled(run)
 	rc := http.NewResponseController(w)
 	rc.SetWriteDeadline(time.Time{}) // a stream lasts as long as the run
 	h := w.Header()
@@ -214,6 +217,10 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	if j == nil && (run.Status == store.Queued || run.Status == store.Running) {
+		s.follow(w, r, rc, run)
+		return
+	}
 	if j == nil || (run.Status != store.Queued && run.Status != store.Running) {
 		sendEvent(w, "done", doneOf(run, s.dir))
 		rc.Flush()
@@ -267,6 +274,60 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 		case <-s.runs.stopped:
 			return
 		}
+	}
+}
+
+// follow streams a run that another process executes: this server has none of its events,
+// so it reads the run's row from the store every followEvery and sends "progress" (done,
+// total and the counts of the stored results) when done moved, and "done" once the run has
+// ended, or its process is gone (it is then marked interrupted). Counting costs some 130 ms
+// a million results, so a large run is counted at most once every 20 times what the last
+// count took (its summary may then lag done by a few seconds): a stream costs a few
+// percent of a core at most, and holds no more than the run's row.
+func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, run store.Run) {
+	tick := time.NewTicker(followEvery)
+	defer tick.Stop()
+	ping := time.NewTicker(heartbeat)
+	defer ping.Stop()
+	last := -1
+	var sum engine.Summary
+	var counted time.Time
+	var cost time.Duration
+	for {
+		if run.Status != store.Queued && run.Status != store.Running {
+			sendEvent(w, "done", doneOf(run, s.dir))
+			rc.Flush()
+			return
+		}
+		if run.Done != last {
+			if sum.Examples != run.Done && time.Since(counted) >= 20*cost {
+				began := time.Now()
+				if c, err := s.st.Counts(run.ID); err == nil {
+					sum = c
+				}
+				counted, cost = time.Now(), time.Since(began)
+			}
+			sendEvent(w, "progress", progressEvent{Done: run.Done, Total: run.Total, Summary: sum})
+			last = run.Done
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-ping.C:
+			io.WriteString(w, ": ping\n\n")
+			continue
+		case <-r.Context().Done():
+			return
+		case <-s.runs.stopped:
+			return
+		}
+		next, err := s.st.Peek(run.ID)
+		if err != nil {
+			return
+		}
+		run = s.settled(next)
 	}
 }
 

@@ -71,7 +71,11 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 			return refuse(http.StatusBadRequest, "bad_path", "%s: %s is not a folder of the workspace (a link, or a file)", p, path.Join(parts[:i]...))
 		}
 	}
-	if named := s.commandNames(p); named != "" {
+	named, err := s.commandNames(p)
+	if err != nil {
+		return refuse(http.StatusForbidden, "unchecked", "%s: the server cannot tell whether a binding runs it: %v", p, err)
+	}
+	if named != "" {
 		return refuse(http.StatusForbidden, "runs_program", "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
 	}
 	info, err := s.root.Lstat(p)
@@ -94,34 +98,43 @@ func hiddenOrModules(name string) bool {
 }
 
 // commandNames returns the runtime file (a workspace path) whose commands name p, or a
-// folder above it; "" when none does. The runtime files that may bind a benchmark near p
-// are the workspace's and those of p's folders (benchy run looks beside the benchmark).
+// folder above it; "" when none does. Every runtime file of the workspace counts
+// (runtimeFiles): `benchy run sub/b.yaml` binds through sub/benchy.runtime.yaml, whose
+// commands may name a file anywhere in the workspace (../shared/helper.txt). A workspace
+// too large to walk, or a runtime file that cannot be read whole, is an error: what it
+// names cannot be known, so nothing is written.
 //
 // It reads a runtime file as text, not YAML: every word that could be a path (split at
 // spaces, quotes, brackets, commas, = and :) counts, resolved against the runtime file's
-// folder. That finds a script given as an argument ([python3, extract.py, --rules=r.txt],
-// [sh, -c, "… words.txt"]) and needs no valid file: it can name more than the commands do,
-// never less.
-func (s *Server) commandNames(p string) string {
-	dirs := []string{"."}
-	for d := path.Dir(p); d != "."; d = path.Dir(d) {
-		dirs = append(dirs, d)
+// folder, where its commands run. That finds a script given as an argument ([python3,
+// extract.py, --rules=r.txt], [sh, -c, "… words.txt"]) and needs no valid file: it can
+// name more than the commands do, never less.
+func (s *Server) commandNames(p string) (string, error) {
+	files, err := s.runtimeFiles()
+	if err != nil {
+		return "", err
 	}
-	for _, dir := range dirs {
-		rt := path.Join(dir, RuntimeFile)
-		src, _, err := s.readRegular(rt, s.cfg.MaxBody)
-		if err != nil {
-			continue
+	for _, rt := range files {
+		src, _, err := s.readRegular(rt, maxRuntimeRead)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since the walk
 		}
+		if err != nil {
+			return "", fmt.Errorf("%s cannot be read whole (%d bytes at most) to see what its commands name", rt, maxRuntimeRead)
+		}
+		dir := path.Dir(rt)
 		for _, word := range strings.FieldsFunc(string(src), commandSeparator) {
 			named, ok := s.workspacePath(dir, word)
 			if ok && (named == p || strings.HasPrefix(p, named+"/")) {
-				return rt
+				return rt, nil
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
+
+// maxRuntimeRead bounds a runtime file read for the names of its commands.
+const maxRuntimeRead = 1 << 20
 
 func commandSeparator(r rune) bool {
 	return strings.ContainsRune(" \t\r\n\"'`[]{}(),;=:&|<>$", r)
@@ -143,15 +156,28 @@ func (s *Server) workspacePath(dir, word string) (string, bool) {
 
 // putFile stores a dataset or asset file in the workspace: PUT /api/files/{path} with the
 // raw bytes (application/octet-stream, streamed to disk, up to MaxUpload) or with
-// {"base64": "..."} (application/json, up to Config.MaxBody).
+// {"base64": "..."} (application/json, up to Config.MaxBody). At most maxUploads raw
+// uploads stream at once, each holding a connection and a temporary file.
 func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
+	raw := strings.HasPrefix(r.Header.Get("Content-Type"), "application/octet-stream")
+	if raw { // before anything else: a flood of uploads is shed at the cost of a header
+		select {
+		case s.uploads <- struct{}{}:
+			defer func() { <-s.uploads }()
+		default:
+			w.Header().Set("Retry-After", "5")
+			w.Header().Set("Connection", "close") // nothing waits for the body it did not read
+			writeError(w, http.StatusServiceUnavailable, "busy", fmt.Sprintf("%d uploads are streaming, the most this server takes at once; retry in a few seconds", cap(s.uploads)))
+			return
+		}
+	}
 	p := r.PathValue("path")
 	if refusal := s.writable(p, uploadExtensions); refusal != nil {
 		writeError(w, refusal.status, refusal.code, refusal.message)
 		return
 	}
 	var body io.Reader
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/octet-stream") {
+	if raw {
 		if r.ContentLength > MaxUpload {
 			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than %d bytes", MaxUpload))
 			return

@@ -360,7 +360,7 @@ func TestHardeningDurableSave(t *testing.T) {
 	renamed, syncedAfter := false, false
 	for _, line := range strings.Split(string(data), "\n") {
 		switch {
-		case strings.Contains(line, "openat(") && strings.Contains(line, "-saved.jsonl") && strings.Contains(line, "O_CREAT"):
+		case strings.Contains(line, "openat(") && strings.Contains(line, `.tmp"`) && strings.Contains(line, "O_CREAT"): // randomName
 			tmpFD = retval(line)
 		case strings.Contains(line, "fsync(") || strings.Contains(line, "fdatasync("):
 			fd := line[strings.IndexByte(line, '(')+1 : strings.IndexByte(line, ')')]
@@ -368,7 +368,7 @@ func TestHardeningDurableSave(t *testing.T) {
 			if renamed && fd == dirFD {
 				syncedAfter = true
 			}
-		case strings.Contains(line, "rename") && strings.Contains(line, "-saved.jsonl"):
+		case strings.Contains(line, "rename") && strings.Contains(line, `"saved.jsonl"`):
 			if tmpFD == "" || !synced[tmpFD] {
 				t.Errorf("renamed before the temporary file (fd %q) was synced:\n%s", tmpFD, line)
 			}

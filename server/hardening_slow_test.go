@@ -37,7 +37,9 @@ func TestHardeningSlowClients(t *testing.T) {
 		t.Skip("holds 1,000 connections for a few seconds")
 	}
 	const slow = 1000
-	raiseFileLimit(t, 2*slow+256) // both ends of each connection are in this process
+	// Both ends of each connection are in this process, and the server takes connections up
+	// to a quarter of the limit (maxConns): 1,000 slow ones and the normal requests need 4,256.
+	raiseFileLimit(t, 4*(slow+64))
 	rs := serveReal(t, Config{}, func(hs *http.Server) {
 		hs.ReadHeaderTimeout, hs.ReadTimeout = 2*time.Second, 3*time.Second
 	})

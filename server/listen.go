@@ -11,7 +11,8 @@ import (
 // its request (ReadHeaderTimeout for the header, ReadTimeout for the header and body
 // together; an upload has uploadTimeout for its body), an idle connection is closed after
 // IdleTimeout, and at most Config.MaxConns connections are open at once (Listen), so that
-// clients cannot take the file descriptors the store, the datasets and the adapters need.
+// clients cannot take the file descriptors the store, the datasets and the adapters need;
+// raw uploads take at most half of those connections (maxUploads).
 // Answers have no write timeout: an event stream lasts as long as its run and an export as
 // long as its rows.
 const (
@@ -42,15 +43,22 @@ func (s *Server) Listen() (net.Listener, error) {
 	return LimitListener(ln, s.maxConns()), nil
 }
 
-// maxConns is Config.MaxConns, at most half the file descriptors the process may open (the
-// other half for the store, datasets, artifacts and adapters' pipes).
+// maxConns is Config.MaxConns, at most a quarter of the file descriptors the process may
+// open: a connection may hold a second one, an upload's temporary file, and the other half
+// is for the store, datasets, artifacts and the adapters' pipes. (With `ulimit -n 1024` and
+// half, 503 slow uploads took 1,006 descriptors and the server refused everything else.)
 func (s *Server) maxConns() int {
 	n := s.cfg.MaxConns
-	if lim, ok := fdLimit(); ok && uint64(n) > lim/2 {
-		n = int(lim / 2)
+	if lim, ok := fdLimit(); ok && uint64(n) > lim/4 {
+		n = int(lim / 4)
 	}
 	return max(n, 1)
 }
+
+// maxUploads is how many raw uploads may stream at once: half the connections, so that
+// slow uploads (each holds its connection up to uploadTimeout) leave the other half to
+// every other request. One more is answered 503 at once.
+func (s *Server) maxUploads() int { return max(s.maxConns()/2, 1) }
 
 // LimitListener returns a listener that accepts at most n connections open at once.
 func LimitListener(ln net.Listener, n int) net.Listener {

@@ -19,10 +19,29 @@ import (
 
 // Limits of the runs API.
 const (
-	maxConcurrency = 256  // workers a run may ask for: each may be a process
-	maxPageLimit   = 1000 // results per page
-	maxListLimit   = 1000 // runs per list
+	maxPageLimit = 1000 // results per page
+	maxListLimit = 1000 // runs per list
 )
+
+// MaxConcurrency is the most workers a run of the server may have: each worker may be an
+// adapter process (a Python program, a model server's client) of its own, so the server
+// caps them per run, and --max-runs caps the runs: 64 processes by default. (Two runs of
+// 256 each started 512 processes, some 20 GB.) A per-run cap rather than a budget shared by
+// the running runs, so that a run always has the workers it recorded, whatever runs beside
+// it. A request over it is refused (400), naming it; a run's default is
+// engine.DefaultConcurrency up to it, and a stored run resumed with more gets it.
+const MaxConcurrency = 32
+
+// workers is the concurrency a run of this server gets when it asks for n (0: the default).
+func workers(n int) int {
+	if n <= 0 {
+		n = engine.DefaultConcurrency()
+	}
+	return min(n, MaxConcurrency)
+}
+
+// queueFullRetry is the Retry-After of a run refused for a full queue, in seconds.
+const queueFullRetry = "10"
 
 // startRequest is the body of POST /api/runs.
 type startRequest struct {
@@ -48,8 +67,12 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
 		return
 	}
-	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > maxConcurrency {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d", maxConcurrency))
+	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > MaxConcurrency {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency))
+		return
+	}
+	if s.runs.full() { // before the benchmark is read and compiled
+		s.enqueueError(w, errQueueFull)
 		return
 	}
 	src, _, err := s.readRegular(req.Benchmark, s.maxBenchmarkFile())
@@ -72,12 +95,12 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hash := ir.Hash(canonical)
-	root := s.benchmarkDir(req.Benchmark)
-	factory, binding, ok := s.bind(w, b, root)
+	root, paths := s.benchmarkDir(req.Benchmark), s.paths()
+	factory, binding, ok := s.bind(w, b, root, paths)
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, Paths: s.paths(), IRHash: hash, Binding: binding, Concurrency: req.Concurrency, Limit: req.Limit})
+	j := newJob(b, factory, engine.Options{Root: root, Paths: paths, IRHash: hash, Binding: binding, Concurrency: workers(req.Concurrency), Limit: req.Limit})
 	spec := store.RunSpec{Benchmark: req.Benchmark, IR: canonical, IRHash: hash, AISystem: b.AISystem, Binding: binding,
 		Options: store.Options{Limit: req.Limit, Concurrency: req.Concurrency}}
 	id, err := s.runs.enqueue(j, func() (string, error) {
@@ -99,12 +122,16 @@ func (s *Server) benchmarkDir(p string) string {
 	return filepath.Join(s.dir, filepath.FromSlash(path.Dir(p)))
 }
 
-// paths confines what a run reads (dataset, artifacts, prompt file) to the workspace.
-func (s *Server) paths() engine.Paths { return engine.Paths{Workspace: s.dir} }
+// paths confines what a run reads (dataset, artifacts, prompt file) to the workspace, and
+// keeps the workspace's runtime files (every one, by any name or hard link) and its top
+// hidden files out of it (privateFiles).
+func (s *Server) paths() engine.Paths {
+	return engine.Paths{Workspace: s.dir, Private: s.privateFiles()}
+}
 
 // bind finds the adapter factory for b's AI-system in the workspace's runtime file, or
 // answers why there is none (422) and returns false.
-func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engine.Factory, string, bool) {
+func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string, paths engine.Paths) (engine.Factory, string, bool) {
 	rt, ok := s.runtime(w)
 	if !ok {
 		return nil, "", false
@@ -117,7 +144,7 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string) (engi
 		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), "the workspace has no "+RuntimeFile+" to bind "+what)
 		return nil, "", false
 	}
-	factory, binding, err := rt.FactoryIn(b, root, s.paths(), s.cfg.Log)
+	factory, binding, err := rt.FactoryIn(b, root, paths, s.cfg.Log)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
 		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), s.relative(err.Error()))
@@ -133,6 +160,9 @@ func (s *Server) enqueueError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, errClosing):
 		writeError(w, http.StatusServiceUnavailable, "shutting_down", err.Error())
+	case errors.Is(err, errQueueFull):
+		w.Header().Set("Retry-After", queueFullRetry)
+		writeError(w, http.StatusTooManyRequests, "queue_full", fmt.Sprintf("%d runs wait to start beside the %d running, the most this server queues; retry once one has started", MaxQueued, s.cfg.MaxRuns))
 	case errors.Is(err, store.ErrTransition):
 		writeError(w, http.StatusConflict, "not_resumable", err.Error())
 	default:
@@ -148,6 +178,7 @@ type runView struct {
 }
 
 func (s *Server) view(run store.Run) runView {
+	run = s.settled(run)
 	v := runView{Run: run}
 	v.Error = inWorkspace(run.Error, s.dir)
 	if run.Status != store.Running {
@@ -297,18 +328,63 @@ func (l *lazyResponse) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// settled is run as it stands. A run the store shows queued or running, that this server
+// does not execute and whose owner is gone (a `benchy run` killed with -9), is marked
+// interrupted on the spot: it can be resumed at once, not only after the server restarts.
+func (s *Server) settled(run store.Run) store.Run {
+	if (run.Status != store.Queued && run.Status != store.Running) || s.runs.get(run.ID) != nil {
+		return run
+	}
+	o, active, err := s.st.Owner(run.ID)
+	if err != nil || !active || !o.Stale {
+		return run
+	}
+	switch ok, err := s.st.Settle(run.ID); {
+	case err != nil:
+		s.logf("run %s: marking it interrupted: %v", run.ID, err)
+	case ok:
+		s.logf("run %s was %s in %s, which is gone: marked interrupted; resume it with POST /api/runs/%s/resume", run.ID, run.Status, o, run.ID)
+		run.Status = store.Interrupted
+	}
+	return run
+}
+
+// elsewhere says who executes a queued or running run this server does not: "" when it is
+// not one.
+func (s *Server) elsewhere(run store.Run) string {
+	if (run.Status != store.Queued && run.Status != store.Running) || s.runs.get(run.ID) != nil {
+		return ""
+	}
+	o, active, err := s.st.Owner(run.ID)
+	switch {
+	case err != nil || !active:
+		return ""
+	case o.Mine:
+		return "this server's store, but no run of this server" // only while its end is recorded
+	}
+	return o.String()
+}
+
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch err := s.runs.cancel(id); {
 	case err == nil:
 		writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
 	case errors.Is(err, errNotExecuted):
-		run, err := s.st.GetRun(id)
+		stored, err := s.st.GetRun(id)
 		if err != nil {
 			s.runError(w, err)
 			return
 		}
-		writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
+		run := s.settled(stored)
+		switch owner := s.elsewhere(run); {
+		case run.Status != stored.Status:
+			writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s was %s in a process that is gone: it is interrupted now; resuming it evaluates only what is missing", id, stored.Status))
+		case owner != "":
+			writeError(w, http.StatusConflict, "other_process", fmt.Sprintf("run %s is %s in %s, not in this server: stop it there (Ctrl-C where it runs)", id, run.Status, owner))
+		default:
+			writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
+		}
 	default:
 		s.internalError(w, "store_error", err)
 	}
@@ -323,8 +399,15 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		s.runError(w, err)
 		return
 	}
+	run = s.settled(run) // a run whose process is gone is interrupted: resumable now
 	if run.Status != store.Interrupted && run.Status != store.Cancelled {
-		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, run.Status))
+		what := string(run.Status)
+		if owner := s.elsewhere(run); owner != "" {
+			what += " in " + owner
+		} else if run.Status == store.Queued || run.Status == store.Running {
+			what += " in this server"
+		}
+		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, what))
 		return
 	}
 	dir := path.Dir(run.Benchmark)
@@ -337,13 +420,17 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "store_error", fmt.Errorf("run %s's stored IR: %w", id, err))
 		return
 	}
-	root := s.benchmarkDir(run.Benchmark)
-	factory, binding, ok := s.bind(w, b, root)
+	if s.runs.full() {
+		s.enqueueError(w, errQueueFull)
+		return
+	}
+	root, paths := s.benchmarkDir(run.Benchmark), s.paths()
+	factory, binding, ok := s.bind(w, b, root, paths)
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, Paths: s.paths(), IRHash: run.IRHash, Binding: binding,
-		Concurrency: run.Options.Concurrency, Limit: run.Options.Limit})
+	j := newJob(b, factory, engine.Options{Root: root, Paths: paths, IRHash: run.IRHash, Binding: binding,
+		Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit})
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
 		j.cancel(nil)

@@ -44,7 +44,7 @@ func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 	if err := s.root.MkdirAll(tempDir, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, info, err := s.writeTemp(path.Join(tempDir, randomName(path.Base(p))), src)
+	tmp, info, err := s.writeTemp(path.Join(tempDir, randomName()), src)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 		if f, err = s.root.Open(tmp); err != nil {
 			return nil, err
 		}
-		beside, besideInfo, werr := s.writeTemp(path.Join(path.Dir(p), "."+randomName(path.Base(p))), f)
+		beside, besideInfo, werr := s.writeTemp(path.Join(path.Dir(p), "."+randomName()), f)
 		f.Close()
 		if werr != nil {
 			return nil, werr
@@ -103,8 +103,11 @@ func (s *Server) syncDir(dir string) error {
 	return nil
 }
 
-func randomName(base string) string {
-	var suffix [8]byte
-	rand.Read(suffix[:])
-	return hex.EncodeToString(suffix[:]) + "-" + base
+// randomName is a temporary file's name: 16 random hex digits and .tmp, short whatever the
+// target's name (a name of 250 characters and 17 more for the temporary file was past
+// the 255 a file name may have).
+func randomName() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:]) + ".tmp"
 }

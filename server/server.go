@@ -29,7 +29,7 @@ type Config struct {
 	Addr      string // host:port to listen on
 	Token     string // required as "Authorization: Bearer <token>" when set; MinTokenLength at least
 	MaxBody   int64  // bytes a request body may have; 0 means DefaultMaxBody
-	MaxRuns   int    // runs executing at once, the rest queued; 0 means DefaultMaxRuns
+	MaxRuns   int    // runs executing at once, MaxQueued more queued; 0 means DefaultMaxRuns
 	MaxConns  int    // connections open at once (Listen); 0 means DefaultMaxConns
 	// AllowedHosts are names the server answers to beyond its own address (see hosts.go):
 	// NAME at any port, NAME:PORT at that port only. A reverse proxy's name goes here.
@@ -61,6 +61,8 @@ type Server struct {
 	rows  rowCache     // where each example of a dataset starts, for pages of results
 	lists compileCache // each benchmark file's listing entry, by version
 	cmps  compareCache // comparisons of finished runs
+
+	uploads chan struct{} // a slot per raw upload streaming (maxUploads)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -137,6 +139,7 @@ func New(cfg Config) (*Server, error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		s.dirs = append(s.dirs, real)
 	}
+	s.uploads = make(chan struct{}, s.maxUploads())
 	s.removeStaleTemps()
 	s.runs = newManager(st, dir, cfg.MaxRuns, cfg.Log)
 	s.routes()

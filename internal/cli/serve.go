@@ -19,8 +19,8 @@ func runServe(e *env, args []string) int {
 	workspace := fs.String("workspace", ".", "the directory of benchmarks to serve")
 	addr := fs.String("addr", server.DefaultAddr, "the address to listen on; beyond loopback a token is required")
 	token := fs.String("token", os.Getenv("BENCHY_TOKEN"), fmt.Sprintf("require Authorization: Bearer TOKEN on every API call, TOKEN of %d characters or more (default $BENCHY_TOKEN)", server.MinTokenLength))
-	maxRuns := fs.Int("max-runs", server.DefaultMaxRuns, "runs executing at once; the rest wait in a queue")
-	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "connections open at once (at most half the process' file limit); more wait until one closes")
+	maxRuns := fs.Int("max-runs", server.DefaultMaxRuns, fmt.Sprintf("runs executing at once, each of at most %d workers; %d more wait in a queue, and a run beyond them is refused (429, Retry-After)", server.MaxConcurrency, server.MaxQueued))
+	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "connections open at once (at most a quarter of the process' file limit; half of them for uploads); more wait until one closes")
 	var allowed hostList
 	fs.Var(&allowed, "allowed-host", "also answer to `NAME` at any port, or to NAME:PORT at that port only (repeat the flag, or give a\n"+
 		"comma-separated list): a reverse proxy's name, whose https:// origin is accepted too. Without it only the\n"+

@@ -92,13 +92,18 @@ type confined struct {
 	what     string // "the workspace" or "the benchmark's directory", for messages
 	hint     string
 	anywhere bool
-	private  []string // Paths.Private
-	root     *os.Root // dir, through which files inside it are opened
+	private  []fs.FileInfo // the files of Paths.Private that exist, found once per run
+	root     *os.Root      // dir, through which files inside it are opened
 }
 
 // open prepares the confinement of a run whose benchmark is in folder bench.
 func (p Paths) open(bench string) (*confined, error) {
-	c := &confined{what: "the workspace", hint: p.Hint, anywhere: p.AllowOutside, private: p.Private}
+	c := &confined{what: "the workspace", hint: p.Hint, anywhere: p.AllowOutside}
+	for _, q := range p.Private {
+		if info, err := os.Stat(q); err == nil {
+			c.private = append(c.private, info)
+		}
+	}
 	dir := p.Workspace
 	if dir == "" {
 		dir, c.what = bench, "the benchmark's directory"
@@ -194,8 +199,8 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 	if err == nil && !info.Mode().IsRegular() {
 		return refuse(PathNotRegular, "is not a regular file")
 	}
-	for _, q := range c.private {
-		if qi, qerr := os.Stat(q); err == nil && qerr == nil && os.SameFile(info, qi) {
+	for _, qi := range c.private {
+		if err == nil && os.SameFile(info, qi) {
 			return refuse(PathPrivate, privateReason(RuntimeFile))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -31,7 +32,28 @@ type Options struct {
 	// OnResult receives every result in index order, from one goroutine, with reused set
 	// for results that came from Prior. Nil: none.
 	OnResult func(res ExampleResult, reused bool)
-	Clock    func() time.Time // for tests; time.Now by default
+	// Stop, once closed, stops the run at a clean edge (a graceful shutdown): no example
+	// starts, reused or evaluated, the examples already started finish and are written, and
+	// Run returns an error wrapping ErrStopped, or the report if every example was done.
+	// Examples start in index order, so what is written is a prefix of the dataset and a
+	// resumed run evaluates exactly the rest. Cancelling ctx still drops what is in flight.
+	// Nil: the run is never stopped.
+	Stop  <-chan struct{}
+	Clock func() time.Time // for tests; time.Now by default
+}
+
+// ErrStopped is wrapped by the error of a run ended through Options.Stop before its last
+// example: the results written are complete up to the point it says, and none after.
+var ErrStopped = errors.New("run stopped")
+
+// stopped reports whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // DefaultConcurrency is the number of workers when Options.Concurrency is 0.
@@ -46,7 +68,8 @@ type Progress struct {
 
 // Run evaluates b against the adapters factory makes. It returns the report, or an *Abort
 // when the dataset or the setup stops the run before or while it starts: then no AI-system
-// was called for a dataset problem. A failed example never stops the run.
+// was called for a dataset problem. A failed example never stops the run; Options.Stop
+// does (ErrStopped), and so does cancelling ctx.
 func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*Report, error) {
 	clock := opts.Clock
 	if clock == nil {
@@ -69,6 +92,9 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		// closed, and the run ends now rather than after starting the rest.
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("run cancelled while starting the AI-system's adapters (%d of %d started): %w", len(adapters), workers, context.Cause(ctx))
+		}
+		if stopped(opts.Stop) {
+			return nil, fmt.Errorf("run stopped after 0 of %d examples, while starting the AI-system's adapters (%d of %d started): %w", total, len(adapters), workers, ErrStopped)
 		}
 		ad, err := factory()
 		if err != nil {
@@ -169,7 +195,8 @@ type outcome struct {
 
 // execute is the second pass: examples go to the workers, results come back in any order
 // and are written in index order. A window bounds how far dispatch runs ahead of writing, so
-// memory stays flat however large the dataset.
+// memory stays flat however large the dataset. Dispatch is where Options.Stop acts: the
+// workers finish what they took and the writer writes it all, in order.
 func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	d, a := openDataset(r.b, r.opts.Root, r.opts.Paths)
 	if a != nil {
@@ -193,14 +220,22 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		}()
 	}
 	var dataErr *Abort
+	stop := false // dispatch ended through Options.Stop
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
 		for i := 0; i < r.total; i++ {
+			// Stop takes precedence over a free worker: once it is closed, nothing starts.
+			if stop = stopped(r.opts.Stop); stop {
+				return
+			}
 			select {
 			case window <- struct{}{}:
 			case <-ctx.Done():
+				return
+			case <-r.opts.Stop:
+				stop = true
 				return
 			}
 			ex := d.next()
@@ -219,6 +254,9 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 			select {
 			case jobs <- ex:
 			case <-ctx.Done():
+				return
+			case <-r.opts.Stop:
+				stop = true // ex was read, not started
 				return
 			}
 		}
@@ -285,6 +323,8 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return fmt.Errorf("run cancelled after %d of %d examples: %w", next, r.total, context.Cause(ctx))
 	case writeErr != nil:
 		return fmt.Errorf("writing results: %w", writeErr)
+	case stop && next < r.total:
+		return fmt.Errorf("run stopped after %d of %d examples: %w", next, r.total, ErrStopped)
 	}
 	return nil
 }

@@ -33,20 +33,6 @@ func (e *Editor) fieldList(side string, at []int) *[]form.Field {
 	return list
 }
 
-// dottedPath is the scoring path of the output field at the index path at.
-func (e *Editor) dottedPath(at []int) string {
-	var names []string
-	list := e.doc.Output
-	for _, i := range at {
-		if i >= len(list) {
-			break
-		}
-		names = append(names, list[i].Name)
-		list = list[i].Children
-	}
-	return strings.Join(names, ".")
-}
-
 // onField returns a handler that changes the field at side/at, then rewrites the YAML.
 func (e *Editor) onField(side string, at []int, f func(list *[]form.Field, i int, v string)) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
@@ -81,13 +67,7 @@ func (e *Editor) fieldRow(side string, f form.Field, at []int) app.UI {
 		app.Div().Class("field").DataSet("field", key).Body(
 			textInput(f.Name).Class("name").Placeholder("name").Title("field name").
 				OnInput(e.onField(side, at, func(list *[]form.Field, i int, v string) {
-					if side == "output" { // the field's weights follow it
-						from := e.dottedPath(at)
-						(*list)[i].Name = v
-						e.doc.MoveWeights(from, e.dottedPath(at))
-						return
-					}
-					(*list)[i].Name = v
+					(*list)[i].Name = v // an output field's weights are on its leaves: they follow it
 				}), scope),
 			app.Select().Class("type").Title("type").
 				OnChange(e.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).

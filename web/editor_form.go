@@ -161,11 +161,11 @@ func (e *Editor) renderWeights(d *form.Doc) app.UI {
 	}
 	return app.Table().ID("weights").Class("weights").Body(app.TBody().Body(
 		app.Range(leaves).Slice(func(i int) app.UI {
-			p := leaves[i]
+			l := leaves[i]
 			return app.Tr().Body(
-				app.Td().Class("mono").Text(p),
-				app.Td().Body(textInput(d.Weights[p]).Attr("inputmode", "decimal").DataSet("path", p).
-					OnInput(e.edit(func(d *form.Doc, v string) { d.Weights[p] = v }), app.EventScope(p))),
+				app.Td().Class("mono").Text(l.String()),
+				app.Td().Body(textInput(l.Weight).Attr("inputmode", "decimal").DataSet("path", l.String()).
+					OnInput(e.edit(func(d *form.Doc, v string) { d.SetWeight(l.At, v) }), app.EventScope(strings.Join(intStrings(l.At), ".")))),
 			)
 		}),
 	))

@@ -21,6 +21,11 @@ type Field struct {
 	Type     string   // one of Types
 	Members  []string // enum members
 	Children []Field  // object fields
+	// Weight is an output leaf's scoring weight as written: "" when emptied (written "" and
+	// reported by the compiler), nil until the leaf has one (SyncWeights gives it 1). It lives
+	// on the leaf, not under a dotted path, because names may hold dots ("a.b" beside a: {b})
+	// and a renamed field keeps it. Replace it, never write through it: copies share it.
+	Weight *string
 }
 
 // Param is one model parameter, its value as written (a number, true/false, or text).
@@ -31,10 +36,9 @@ type Param struct {
 // Doc is a benchmark as the form edits it.
 type Doc struct {
 	Task, Domain    string
-	Language        string // every task but translate
-	Source, Target  string // translate
-	Input, Output   []Field
-	Weights         map[string]string // dotted leaf path -> weight as written
+	Language        string  // every task but translate
+	Source, Target  string  // translate
+	Input, Output   []Field // output leaves carry their weights
 	DataPath        string
 	SystemType      string // external | model
 	SystemID        string
@@ -48,7 +52,7 @@ type Doc struct {
 // New returns a fresh document for a task, with the fields its rules ask for.
 func New(task string) *Doc {
 	d := &Doc{Task: task, Domain: "general", Language: "en", Version: "1.0", Onto: "1.0",
-		Aggregator: "weighted_mean", SystemType: "external", Weights: map[string]string{}}
+		Aggregator: "weighted_mean", SystemType: "external"}
 	switch task {
 	case "classify":
 		d.Input = []Field{{Name: "text", Type: "string"}}
@@ -74,42 +78,87 @@ func New(task string) *Doc {
 	return d
 }
 
-// Leaves lists the dotted paths of the output's leaf fields, in declaration order: the
-// scoring dimensions, each of which needs a weight.
-func (d *Doc) Leaves() []string {
-	var out []string
-	var walk func(prefix string, fs []Field)
-	walk = func(prefix string, fs []Field) {
-		for _, f := range fs {
-			p := prefix + f.Name
-			if f.Type == "object" {
-				walk(p+".", f.Children)
-				continue
-			}
-			out = append(out, p)
+// Leaf is one output leaf field: a scoring dimension.
+type Leaf struct {
+	Path   []string // the field names from the top of the output down, as the IR's dimension path
+	At     []int    // the index path of the field in Doc.Output, for SetWeight
+	Weight string   // as written; "" when it has none
+}
+
+// String is the leaf's path for people: names joined by dots, a name quoted when it holds a
+// dot or a quote or is empty, so that "a.b" and a.b read apart.
+func (l Leaf) String() string {
+	parts := make([]string, len(l.Path))
+	for i, n := range l.Path {
+		parts[i] = n
+		if n == "" || strings.ContainsAny(n, `."`) {
+			parts[i] = strconv.Quote(n)
 		}
 	}
-	walk("", d.Output)
+	return strings.Join(parts, ".")
+}
+
+// Leaves lists the output's leaf fields in declaration order: the scoring dimensions, each
+// of which needs a weight.
+func (d *Doc) Leaves() []Leaf {
+	var out []Leaf
+	var walk func(path []string, at []int, fs []Field)
+	walk = func(path []string, at []int, fs []Field) {
+		for i, f := range fs {
+			p, a := append(slices.Clip(path), f.Name), append(slices.Clip(at), i)
+			if f.Type == "object" {
+				walk(p, a, f.Children)
+				continue
+			}
+			l := Leaf{Path: p, At: a}
+			if f.Weight != nil {
+				l.Weight = *f.Weight
+			}
+			out = append(out, l)
+		}
+	}
+	walk(nil, nil, d.Output)
 	return out
 }
 
-// SyncWeights keeps one weight per output leaf: new leaves get 1, weights of leaves that are
-// gone are dropped.
+// SetWeight sets the weight of the output leaf at the index path at (Leaf.At); it does
+// nothing when no leaf is there.
+func (d *Doc) SetWeight(at []int, w string) {
+	fs := d.Output
+	for k, i := range at {
+		if i < 0 || i >= len(fs) {
+			return
+		}
+		f := &fs[i]
+		if k == len(at)-1 {
+			if f.Type != "object" {
+				f.Weight = &w
+			}
+			return
+		}
+		fs = f.Children
+	}
+}
+
+// SyncWeights keeps one weight per output leaf: leaves without one get 1, objects and input
+// fields hold none.
 func (d *Doc) SyncWeights() {
-	if d.Weights == nil {
-		d.Weights = map[string]string{}
-	}
-	leaves := d.Leaves()
-	for _, p := range leaves {
-		if _, ok := d.Weights[p]; !ok {
-			d.Weights[p] = "1"
+	var walk func(fs []Field, output bool)
+	walk = func(fs []Field, output bool) {
+		for i := range fs {
+			f := &fs[i]
+			switch {
+			case f.Type == "object" || !output:
+				f.Weight = nil
+			case f.Weight == nil:
+				one := "1"
+				f.Weight = &one
+			}
+			walk(f.Children, output)
 		}
 	}
-	for p := range d.Weights {
-		if !slices.Contains(leaves, p) {
-			delete(d.Weights, p)
-		}
-	}
+	walk(d.Input, false)
+	walk(d.Output, true)
 }
 
 // FromYAML fills a document from YAML text. ok is false when the text does not parse; a text
@@ -120,7 +169,7 @@ func FromYAML(src string) (d *Doc, ok bool) {
 		return nil, false
 	}
 	root, _ := v.(*compiler.Map)
-	d = &Doc{Weights: map[string]string{}}
+	d = &Doc{}
 	d.Version, d.Onto = str(root, "version"), str(root, "ontology_version")
 	bm := mapOf(root, "benchmark")
 	d.Task, d.Domain = str(bm, "task"), str(bm, "domain")
@@ -134,7 +183,7 @@ func FromYAML(src string) (d *Doc, ok bool) {
 	prog := mapOf(root, "program")
 	d.Input, d.Output = fields(mapOf(prog, "input")), fields(mapOf(prog, "output"))
 	sc := mapOf(root, "scoring")
-	flatWeights("", mapOf(sc, "weights"), d.Weights)
+	weigh(d.Output, mapOf(sc, "weights"))
 	d.Aggregator = str(sc, "aggregator")
 	d.DataPath = str(mapOf(root, "data"), "path")
 	sys := mapOf(root, "ai-system")
@@ -198,16 +247,26 @@ func fields(m *compiler.Map) []Field {
 	return out
 }
 
-func flatWeights(prefix string, m *compiler.Map, into map[string]string) {
+// weigh puts the weights of a weight mapping on the fields it mirrors, name by name: a
+// weight that names no field, or does not match its field's shape, is left out.
+func weigh(fs []Field, m *compiler.Map) {
 	if m == nil {
 		return
 	}
 	for i, k := range m.Keys {
-		if sub, ok := m.Values[i].(*compiler.Map); ok {
-			flatWeights(prefix+k+".", sub, into)
+		at := slices.IndexFunc(fs, func(f Field) bool { return f.Name == k })
+		if at < 0 {
 			continue
 		}
-		into[prefix+k] = scalar(m.Values[i])
+		f := &fs[at]
+		sub, isMap := m.Values[i].(*compiler.Map)
+		switch {
+		case f.Type == "object" && isMap:
+			weigh(f.Children, sub)
+		case f.Type != "object" && !isMap:
+			w := scalar(m.Values[i])
+			f.Weight = &w
+		}
 	}
 }
 
@@ -308,19 +367,22 @@ func (w *writer) fieldList(depth int, fs []Field) {
 }
 
 func (w *writer) weights(d *Doc) {
-	var walk func(depth int, prefix string, fs []Field)
-	walk = func(depth int, prefix string, fs []Field) {
+	var walk func(depth int, fs []Field)
+	walk = func(depth int, fs []Field) {
 		for _, f := range fs {
-			p := prefix + f.Name
 			if f.Type == "object" {
 				if len(f.Children) == 0 {
 					continue
 				}
 				w.open(depth, f.Name)
-				walk(depth+1, p+".", f.Children)
+				walk(depth+1, f.Children)
 				continue
 			}
-			w.line(depth, f.Name, value(d.Weights[p])) // an emptied weight is written "" and reported
+			weight := ""
+			if f.Weight != nil {
+				weight = *f.Weight
+			}
+			w.line(depth, f.Name, value(weight)) // an emptied weight is written "" and reported
 		}
 	}
 	if len(d.Leaves()) == 0 {
@@ -328,7 +390,7 @@ func (w *writer) weights(d *Doc) {
 		return
 	}
 	w.open(1, "weights")
-	walk(2, "", d.Output)
+	walk(2, d.Output)
 }
 
 // quote writes s as a YAML scalar: plain when it is a simple word, double-quoted otherwise
@@ -416,27 +478,4 @@ func WithHeader(canonical, header string) string {
 		return header + canonical
 	}
 	return string(out)
-}
-
-// MoveWeights carries the weights of an output field (a leaf, or every leaf under an object)
-// from its old dotted path to its new one, so that renaming a field keeps its weights.
-func (d *Doc) MoveWeights(from, to string) {
-	if from == to || d.Weights == nil {
-		return
-	}
-	moved := map[string]string{}
-	for p, w := range d.Weights {
-		switch {
-		case p == from:
-			moved[to] = w
-		case strings.HasPrefix(p, from+"."):
-			moved[to+strings.TrimPrefix(p, from)] = w
-		default:
-			continue
-		}
-		delete(d.Weights, p)
-	}
-	for p, w := range moved {
-		d.Weights[p] = w
-	}
 }

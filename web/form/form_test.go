@@ -3,6 +3,7 @@ package form
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestRoundTripExample(t *testing.T) {
 	if !ok {
 		t.Fatal("example does not parse")
 	}
-	if d.Weights["total"] != "5" || len(d.Output) != 5 || d.SystemID != "invoice-extractor-v7" {
+	if weightOf(d, "total") != "5" || len(d.Output) != 5 || d.SystemID != "invoice-extractor-v7" {
 		t.Fatalf("form = %+v", d)
 	}
 	out := d.Canonical()
@@ -61,7 +62,7 @@ func TestNestedModelAndQuoting(t *testing.T) {
 		{Name: "kind", Type: "enum", Members: []string{"yes", "no", "a b"}},
 	}
 	d.SyncWeights()
-	d.Weights["kind"] = "2.5"
+	d.SetWeight([]int{1}, "2.5")
 	d.SystemType, d.Provider, d.Model, d.Prompt = "model", "openai", "gpt-4o-mini", "./prompt.md"
 	d.Params = []Param{{"json", "true"}, {"seed", "42"}, {"stop", "END"}, {"temperature", "0"}} // canonical order: sorted
 	y := d.Canonical()
@@ -72,11 +73,11 @@ func TestNestedModelAndQuoting(t *testing.T) {
 	if !reflect.DeepEqual(back.Output, d.Output) || !reflect.DeepEqual(back.Params, d.Params) {
 		t.Fatalf("round trip: %+v\n%+v", back.Output, back.Params)
 	}
-	if want := []string{"supplier.name", "supplier.tax id", "kind"}; !reflect.DeepEqual(d.Leaves(), want) {
+	if want := []string{"supplier.name", "supplier.tax id", "kind"}; !reflect.DeepEqual(leafNames(d), want) {
 		t.Fatalf("leaves %v", d.Leaves())
 	}
-	if back.Weights["kind"] != "2.5" || back.Weights["supplier.tax id"] != "1" {
-		t.Fatalf("weights %v", back.Weights)
+	if weightOf(back, "kind") != "2.5" || weightOf(back, "supplier", "tax id") != "1" {
+		t.Fatalf("weights %v", back.Leaves())
 	}
 }
 
@@ -116,18 +117,147 @@ func TestHeader(t *testing.T) {
 	}
 }
 
-func TestMoveWeights(t *testing.T) {
+// Renaming an output field, a leaf or an object, keeps its weights: they are on the leaves.
+func TestRenameKeepsWeights(t *testing.T) {
 	d := New("extract")
 	d.Output = []Field{{Name: "total", Type: "float"}, {Name: "supplier", Type: "object", Children: []Field{{Name: "name", Type: "string"}, {Name: "id", Type: "string"}}}}
 	d.SyncWeights()
-	d.Weights["total"], d.Weights["supplier.name"], d.Weights["supplier.id"] = "7", "2", "3"
+	d.SetWeight([]int{0}, "7")
+	d.SetWeight([]int{1, 0}, "2")
+	d.SetWeight([]int{1, 1}, "3")
 	d.Output[0].Name = "amount"
-	d.MoveWeights("total", "amount")
 	d.Output[1].Name = "vendor"
-	d.MoveWeights("supplier", "vendor")
 	d.SyncWeights()
-	want := map[string]string{"amount": "7", "vendor.name": "2", "vendor.id": "3"}
-	if !reflect.DeepEqual(d.Weights, want) {
-		t.Fatalf("weights %v, want %v", d.Weights, want)
+	got := map[string]string{}
+	for _, l := range d.Leaves() {
+		got[l.String()] = l.Weight
 	}
+	want := map[string]string{"amount": "7", "vendor.name": "2", "vendor.id": "3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("weights %v, want %v", got, want)
+	}
+}
+
+// An emptied weight stays empty (the compiler then reports it) instead of becoming 1 again
+// while the author types; a new leaf gets 1, and an object holds none.
+func TestSyncWeights(t *testing.T) {
+	d := New("extract")
+	d.SetWeight([]int{0}, "")
+	d.Output = append(d.Output, Field{Name: "x", Type: "string"}, Field{Name: "o", Type: "object", Weight: new("4"), Children: []Field{{Name: "y", Type: "int"}}})
+	d.Input[0].Weight = new("9")
+	d.SyncWeights()
+	if got := []string{weightOf(d, "total"), weightOf(d, "x"), weightOf(d, "o", "y")}; !reflect.DeepEqual(got, []string{"", "1", "1"}) {
+		t.Fatalf("weights %q", got)
+	}
+	if d.Output[2].Weight != nil || d.Input[0].Weight != nil {
+		t.Fatal("an object or an input field kept a weight")
+	}
+}
+
+// Field names may hold dots: "a.b" beside a: {b} are two dimensions, each with its own
+// weight, through the form and back, and editing one leaves the other. The form used to key
+// weights by dotted path, so both read "a.b" and one weight landed on both fields.
+func TestFormWeightsDottedNames(t *testing.T) {
+	for name, output := range map[string]string{
+		"dotted first": "    \"a.b\": string\n    a:\n      b: string\n",
+		"nested first": "    a:\n      b: string\n    \"a.b\": string\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := `version: "1.0"
+ontology_version: "1.0"
+benchmark:
+  task: extract
+  domain: finance
+  language: en
+program:
+  input:
+    document: document
+  output:
+` + output + `scoring:
+  weights:
+    "a.b": 2
+    a:
+      b: 3
+  aggregator: weighted_mean
+data:
+  path: ./data/documents.jsonl
+ai-system:
+  type: external
+  id: x
+`
+			dotted, nested := []string{"a.b"}, []string{"a", "b"}
+			want := map[string]float64{`"a.b"`: 2, "a.b": 3}
+			checkIR(t, src, want)
+			d, ok := FromYAML(src)
+			if !ok {
+				t.Fatal("does not parse")
+			}
+			if weightOf(d, dotted...) != "2" || weightOf(d, nested...) != "3" {
+				t.Fatalf("read weights %v", d.Leaves())
+			}
+			out := d.Canonical()
+			checkIR(t, out, want)
+			back, _ := FromYAML(out)
+			if !reflect.DeepEqual(back.Output, d.Output) {
+				t.Fatalf("round trip changed the output: %+v vs %+v", back.Output, d.Output)
+			}
+
+			back.SetWeight(leafAt(t, back, dotted...), "7")
+			if weightOf(back, nested...) != "3" {
+				t.Fatalf("editing \"a.b\" changed a.b: %v", back.Leaves())
+			}
+			checkIR(t, back.Canonical(), map[string]float64{`"a.b"`: 7, "a.b": 3})
+			back.SetWeight(leafAt(t, back, nested...), "0.5")
+			if weightOf(back, dotted...) != "7" {
+				t.Fatalf("editing a.b changed \"a.b\": %v", back.Leaves())
+			}
+			checkIR(t, back.Canonical(), map[string]float64{`"a.b"`: 7, "a.b": 0.5})
+		})
+	}
+}
+
+// checkIR compiles src and checks the weight of each dimension, by its Leaf.String path.
+func checkIR(t *testing.T, src string, want map[string]float64) {
+	t.Helper()
+	b, ds := compiler.Compile([]byte(src))
+	if len(ds) > 0 {
+		t.Fatalf("does not compile: %v\n%s", ds, src)
+	}
+	got := map[string]float64{}
+	for _, dim := range b.Scoring.Dimensions {
+		got[Leaf{Path: dim.Path}.String()] = dim.Weight
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("IR weights %v, want %v\n%s", got, want, src)
+	}
+}
+
+// leafAt is the index path of the output leaf at path.
+func leafAt(t *testing.T, d *Doc, path ...string) []int {
+	t.Helper()
+	for _, l := range d.Leaves() {
+		if slices.Equal(l.Path, path) {
+			return l.At
+		}
+	}
+	t.Fatalf("no leaf %q in %v", path, d.Leaves())
+	return nil
+}
+
+// weightOf is the weight of the output leaf at path, "-" when there is no such leaf.
+func weightOf(d *Doc, path ...string) string {
+	for _, l := range d.Leaves() {
+		if slices.Equal(l.Path, path) {
+			return l.Weight
+		}
+	}
+	return "-"
+}
+
+func leafNames(d *Doc) []string {
+	var out []string
+	for _, l := range d.Leaves() {
+		out = append(out, l.String())
+	}
+	return out
 }

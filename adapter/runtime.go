@@ -49,8 +49,8 @@ type binding struct {
 	http     httpShared
 }
 
-// RuntimeFile is the name of a workspace's runtime file: `benchy run` looks for it beside
-// the benchmark, `benchy serve` in the workspace.
+// RuntimeFile is the name of a workspace's runtime file: `benchy run` and `benchy serve`
+// bind a benchmark through the nearest at or above its folder (package internal/workspace).
 const RuntimeFile = "benchy.runtime.yaml"
 
 // LoadRuntime reads and parses the runtime file at path. Commands run in the file's

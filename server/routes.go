@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"path"
+	"path/filepath"
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/compiler"
@@ -87,7 +89,7 @@ func (s *Server) bindings(w http.ResponseWriter, r *http.Request) {
 		Bindings  []string `json:"bindings"`
 		Providers []string `json:"providers"`
 	}{[]string{}, []string{}}
-	rt, ok := s.runtime(w)
+	rt, ok := s.runtime(w, RuntimeFile)
 	if !ok {
 		return
 	}
@@ -95,20 +97,21 @@ func (s *Server) bindings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// runtime reads the workspace's runtime file; nil without error when there is none. It
-// answers the request itself (and returns false) when the file is unreadable or invalid.
-func (s *Server) runtime(w http.ResponseWriter) (*adapter.Runtime, bool) {
-	src, _, err := s.readRegular(RuntimeFile, s.cfg.MaxBody)
+// runtime reads the runtime file at workspace path p, whose folder its commands run in; nil
+// without error when there is none. It answers the request itself (and returns false) when
+// the file is unreadable or invalid.
+func (s *Server) runtime(w http.ResponseWriter, p string) (*adapter.Runtime, bool) {
+	src, _, err := s.readRegular(p, s.cfg.MaxBody)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, true
 	case err != nil:
-		fileError(w, "runtime file", RuntimeFile, err)
+		fileError(w, "runtime file", p, err)
 		return nil, false
 	}
-	rt, err := adapter.ParseRuntime(src, s.dir)
+	rt, err := adapter.ParseRuntime(src, filepath.Join(s.dir, filepath.FromSlash(path.Dir(p))))
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), RuntimeFile+" is not valid: "+s.relative(err.Error()))
+		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), p+" is not valid: "+s.relative(err.Error()))
 		return nil, false
 	}
 	return rt, true

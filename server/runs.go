@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	ws "github.com/benchy-eval/benchy/internal/workspace" // server_test.go has a workspace helper
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -96,7 +98,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	hash := ir.Hash(canonical)
 	root, paths := s.benchmarkDir(req.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, root, paths)
+	factory, binding, ok := s.bind(w, b, req.Benchmark, root, paths)
 	if !ok {
 		return
 	}
@@ -129,19 +131,20 @@ func (s *Server) paths() engine.Paths {
 	return engine.Paths{Workspace: s.dir, Private: s.privateFiles()}
 }
 
-// bind finds the adapter factory for b's AI-system in the workspace's runtime file, or
-// answers why there is none (422) and returns false.
-func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, root string, paths engine.Paths) (engine.Factory, string, bool) {
-	rt, ok := s.runtime(w)
-	if !ok {
-		return nil, "", false
+// bind finds the adapter factory for b's AI-system, the benchmark at workspace path
+// benchmark, in the runtime file it binds through (ws.Runtime: the nearest at or
+// above its folder, as `benchy run` finds it), or answers why there is none (422) and
+// returns false.
+func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root string, paths engine.Paths) (engine.Factory, string, bool) {
+	var rt *adapter.Runtime
+	if p, found := ws.Runtime(s.root.FS(), path.Dir(benchmark)); found {
+		var ok bool
+		if rt, ok = s.runtime(w, p); !ok {
+			return nil, "", false
+		}
 	}
 	if rt == nil {
-		what := "the ai-system " + b.AISystem.ID
-		if b.AISystem.Type == ir.SystemModel {
-			what = "the provider " + b.AISystem.Provider
-		}
-		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), "the workspace has no "+RuntimeFile+" to bind "+what)
+		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), ws.NoRuntime(b.AISystem))
 		return nil, "", false
 	}
 	factory, binding, err := rt.FactoryIn(b, root, paths, s.cfg.Log)
@@ -425,7 +428,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	root, paths := s.benchmarkDir(run.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, root, paths)
+	factory, binding, ok := s.bind(w, b, run.Benchmark, root, paths)
 	if !ok {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
 )
 
 // runPaths is where `benchy run` of benchmark may read its dataset, artifacts and prompt
@@ -12,7 +13,7 @@ import (
 // Private files (the runtime file, hidden files and folders) stay refused either way.
 func runPaths(benchmark string, allowOutside bool) engine.Paths {
 	dir := filepath.Dir(benchmark)
-	ws, ok := findWorkspace(dir)
+	ws, ok := workspace.Find(dir)
 	if !ok {
 		ws = dir
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/store"
@@ -24,7 +25,7 @@ import (
 
 func runRun(e *env, args []string) int {
 	fs := flags(e, "run")
-	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: "+adapter.RuntimeFile+" beside the benchmark, then in its workspace, then in the working directory)")
+	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: the nearest "+adapter.RuntimeFile+" at or above the benchmark's folder within its workspace, else the working directory's)")
 	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
@@ -169,35 +170,30 @@ func hashed(e *env, name string, b *ir.Benchmark) (*ir.Benchmark, []byte, string
 	return b, canonical, ir.Hash(canonical), ExitOK
 }
 
-// findRuntime loads the runtime file named, or the default one if it exists. A missing
-// default is not an error: the binding step says what is missing.
+// findRuntime loads the runtime file named, or else the one the benchmark binds through by
+// the rule of package workspace, or else the working directory's. A missing default is not
+// an error: the binding step says what is missing.
 func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 	if named != "" {
 		rt, err := adapter.LoadRuntime(named)
 		return rt, named, err
 	}
-	candidates := []string{filepath.Join(filepath.Dir(benchmark), adapter.RuntimeFile)}
-	if ws, ok := findWorkspace(filepath.Dir(benchmark)); ok { // a benchmark in a workspace's subfolder
-		candidates = append(candidates, filepath.Join(ws, adapter.RuntimeFile))
+	p, ok := workspace.RuntimeOf(filepath.Dir(benchmark))
+	if !ok {
+		p = adapter.RuntimeFile // the working directory's
 	}
-	for _, p := range append(candidates, adapter.RuntimeFile) {
-		if _, err := os.Stat(p); err == nil {
-			rt, err := adapter.LoadRuntime(p)
-			return rt, p, err
-		}
+	if _, err := os.Stat(p); err != nil {
+		return nil, adapter.RuntimeFile, nil
 	}
-	return nil, adapter.RuntimeFile, nil
+	rt, err := adapter.LoadRuntime(p)
+	return rt, p, err
 }
 
 // bind finds b's adapter; root is the benchmark file's directory, where a prompt file is,
 // read within paths.
 func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
 	if rt == nil {
-		what := "ai-system " + b.AISystem.ID
-		if b.AISystem.Type == ir.SystemModel {
-			what = "provider " + b.AISystem.Provider
-		}
-		return nil, "", fmt.Errorf("%w: no runtime file binds %s; pass --runtime FILE or write %s beside the benchmark", engine.ErrMissingBinding, what, adapter.RuntimeFile)
+		return nil, "", fmt.Errorf("%w: %s, or pass --runtime FILE", engine.ErrMissingBinding, workspace.NoRuntime(b.AISystem))
 	}
 	return rt.FactoryIn(b, root, paths, log)
 }
@@ -250,7 +246,7 @@ func readFiles(benchmark string, rt *adapter.Runtime, rtName string) []guarded {
 	if rt != nil {
 		files = append(files, guarded{rtName, "the runtime file " + rtName})
 	}
-	if ws, ok := findWorkspace(filepath.Dir(benchmark)); ok {
+	if ws, ok := workspace.Find(filepath.Dir(benchmark)); ok {
 		db := storePath(ws)
 		for _, p := range []string{db, db + "-wal", db + "-shm"} {
 			files = append(files, guarded{p, "the run store " + db})

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -89,7 +90,7 @@ func openRuns(e *env, cmd, named string) (st *store.Store, ws string, code int) 
 		wd, err := os.Getwd()
 		found := false
 		if err == nil {
-			ws, found = findWorkspace(wd)
+			ws, found = workspace.Find(wd)
 		}
 		if !found {
 			fmt.Fprintf(e.stderr, "benchy %s: not in a workspace: no directory from here up has a %s directory or a %s; pass --workspace DIR\n",

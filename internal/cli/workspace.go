@@ -5,35 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
-	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/store"
 )
-
-// findWorkspace returns the nearest directory from dir up to the filesystem root that has a
-// .benchy directory or a runtime file: the workspace a benchmark or a command belongs to.
-func findWorkspace(dir string) (string, bool) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	for {
-		if info, err := os.Stat(filepath.Join(dir, store.Dir)); err == nil && info.IsDir() {
-			return dir, true
-		}
-		if info, err := os.Stat(filepath.Join(dir, adapter.RuntimeFile)); err == nil && !info.IsDir() {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
 
 // storePath is where workspace ws keeps its runs.
 func storePath(ws string) string { return store.Path(ws) }
@@ -58,7 +35,7 @@ func openRecorder(log io.Writer, benchmark string, spec store.RunSpec) *recorder
 	if err != nil {
 		return nil
 	}
-	ws, ok := findWorkspace(filepath.Dir(abs))
+	ws, ok := workspace.Find(filepath.Dir(abs))
 	if !ok {
 		return nil
 	}

@@ -41,7 +41,7 @@ type job struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	events *broker
-	drain  *drain
+	stop   chan struct{} // engine.Options.Stop: closed by shutdown, under manager.mu
 	done   chan struct{} // closed when the run's store record is final for this execution
 
 	started bool // guarded by manager.mu: taken off the queue
@@ -49,7 +49,7 @@ type job struct {
 
 func newJob(b *ir.Benchmark, factory engine.Factory, opts engine.Options) *job {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &job{b: b, factory: factory, opts: opts, ctx: ctx, cancel: cancel, drain: newDrain(ctx.Done()),
+	return &job{b: b, factory: factory, opts: opts, ctx: ctx, cancel: cancel, stop: make(chan struct{}),
 		events: newBroker(progressEvent{}), done: make(chan struct{})}
 }
 
@@ -195,7 +195,9 @@ func (m *manager) execute(j *job) {
 
 // run executes a job with the engine, storing each result as it comes, and returns what
 // records the run's end: completed with its report, aborted, cancelled, or interrupted (a
-// shutdown, or results that could not be stored: resuming evaluates what is missing).
+// shutdown, or results that could not be stored: resuming evaluates what is missing). A
+// shutdown stops the engine (engine.Options.Stop): the examples started finish and are
+// stored, and the run is interrupted unless they were its last.
 func (m *manager) run(j *job) (end func() error) {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(m.log, "benchy: run %s: %s\n", j.id, fmt.Sprintf(format, args...))
@@ -203,11 +205,16 @@ func (m *manager) run(j *job) (end func() error) {
 	setStatus := func(status store.Status) func() error {
 		return func() error { return m.st.SetStatus(j.id, status) }
 	}
-	if cause := context.Cause(j.ctx); cause != nil { // stopped before it started
+	if cause := context.Cause(j.ctx); cause != nil { // ended before it started
 		if errors.Is(cause, errCancelled) {
 			return setStatus(store.Cancelled)
 		}
 		return setStatus(store.Interrupted)
+	}
+	select {
+	case <-j.stop: // the server is shutting down: resume starts it
+		return setStatus(store.Interrupted)
+	default:
 	}
 	if err := m.st.MarkRunning(j.id, j.total); err != nil {
 		logf("cannot start: %v", err)
@@ -221,7 +228,7 @@ func (m *manager) run(j *job) (end func() error) {
 	var werr error
 	evaluated, totalKnown := 0, false
 	opts := j.opts
-	opts.Prior = j.drain.prior(get)
+	opts.Prior, opts.Stop = get, j.stop
 	opts.OnResult = func(res engine.ExampleResult, reused bool) {
 		if !reused {
 			evaluated++
@@ -232,7 +239,6 @@ func (m *manager) run(j *job) (end func() error) {
 			}
 		}
 		j.events.example(exampleEvent{Index: res.Index, Status: res.Status, Score: res.Score})
-		j.drain.wrote(res.Index)
 	}
 	opts.Progress = func(p engine.Progress) {
 		if !totalKnown {
@@ -247,7 +253,7 @@ func (m *manager) run(j *job) (end func() error) {
 		}
 		j.events.setProgress(progressEvent{Done: p.Done, Total: p.Total, Summary: p.Summary, Rate: rate})
 	}
-	rep, err := engine.Run(j.ctx, j.b, j.drain.factory(j.factory), opts)
+	rep, err := engine.Run(j.ctx, j.b, j.factory, opts)
 	if cerr := w.Close(); werr == nil {
 		werr = cerr
 	}
@@ -262,6 +268,8 @@ func (m *manager) run(j *job) (end func() error) {
 		return setStatus(store.Interrupted)
 	case errors.Is(context.Cause(j.ctx), errCancelled):
 		return setStatus(store.Cancelled)
+	case errors.Is(err, engine.ErrStopped):
+		return setStatus(store.Interrupted)
 	}
 	if !errors.Is(context.Cause(j.ctx), errShutdown) {
 		logf("interrupted: %v", err)
@@ -269,8 +277,9 @@ func (m *manager) run(j *job) (end func() error) {
 	return setStatus(store.Interrupted)
 }
 
-// shutdown stops taking runs and ends those of this server, queued ones at once and
-// running ones once drained or at ctx's end. A second call waits for the first.
+// shutdown stops taking runs and ends those of this server: queued ones at once, running
+// ones through engine.Options.Stop (the examples started finish and are stored), and what
+// is still going at ctx's end through its context. A second call waits for the first.
 func (m *manager) shutdown(ctx context.Context) error {
 	m.mu.Lock()
 	if m.closing {
@@ -287,7 +296,7 @@ func (m *manager) shutdown(ctx context.Context) error {
 	running := make([]*job, 0, len(m.active))
 	for _, j := range m.active {
 		running = append(running, j)
-		j.drain.start()
+		close(j.stop) // once: a job is active in one manager, which shuts down once
 	}
 	m.mu.Unlock()
 
@@ -298,7 +307,6 @@ func (m *manager) shutdown(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			select {
-			case <-j.drain.drained:
 			case <-j.done:
 			case <-ctx.Done():
 				select {
@@ -306,8 +314,8 @@ func (m *manager) shutdown(ctx context.Context) error {
 				default:
 					cut.Store(true)
 				}
+				j.cancel(errShutdown)
 			}
-			j.cancel(errShutdown)
 		}()
 	}
 	wg.Wait()

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"io/fs"
 	"net/http"
@@ -42,13 +43,14 @@ var uploadExtensions = []string{
 
 // writeRefusal is why a path may not be written: an API error.
 type writeRefusal struct {
-	status        int
-	code, message string
+	status  int
+	code    api.Code
+	message string
 }
 
 func (e *writeRefusal) Error() string { return e.message }
 
-func refuse(status int, code, format string, args ...any) *writeRefusal {
+func refuse(status int, code api.Code, format string, args ...any) *writeRefusal {
 	return &writeRefusal{status, code, fmt.Sprintf(format, args...)}
 }
 

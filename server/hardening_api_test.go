@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"github.com/benchy-eval/benchy/api"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -68,7 +69,7 @@ func TestHardeningNoEmptyAnswer(t *testing.T) {
 	for name, v := range map[string]any{"depth 10,001": deep, "NaN": math.NaN()} {
 		rec := httptest.NewRecorder()
 		writeJSON(rec, http.StatusOK, v)
-		var e apiError
+		var e api.Error
 		if rec.Code != http.StatusInternalServerError || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error.Code != "internal" {
 			t.Errorf("%s: %d %q, want 500 with a JSON error", name, rec.Code, rec.Body.String())
 		}
@@ -277,10 +278,12 @@ func TestHardeningCompareCached(t *testing.T) {
 }
 
 // TestHardeningErrorCodesRegistered: every error code a handler answers with is in
-// errorCodes (or the diagnostics' registry), with a meaning.
+// api.Codes (or the diagnostics' registry), with a meaning. A code may be a string literal
+// or one of api's Code constants.
 func TestHardeningErrorCodesRegistered(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
+	consts := apiCodeConsts(t, fset)
 	used := 0
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -314,12 +317,25 @@ func TestHardeningErrorCodesRegistered(t *testing.T) {
 				if sel, ok := n.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Code" && len(n.Rhs) == 1 {
 					lit = n.Rhs[0]
 				}
+			case *ast.KeyValueExpr:
+				if key, ok := n.Key.(*ast.Ident); ok && key.Name == "Code" {
+					lit = n.Value
+				}
+			}
+			if sel, ok := lit.(*ast.SelectorExpr); ok {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "api" {
+					used++
+					code, ok := consts[sel.Sel.Name]
+					if !ok || !api.Registered(api.Code(code)) {
+						t.Errorf("%s: api.%s is not a registered error code", fset.Position(sel.Pos()), sel.Sel.Name)
+					}
+				}
 			}
 			if bl, ok := lit.(*ast.BasicLit); ok && bl.Kind == token.STRING {
 				code, _ := strconv.Unquote(bl.Value)
 				used++
-				if _, ok := errorCodes[code]; !ok && !diag.Registered(diag.Code(code)) {
-					t.Errorf("%s: error code %q is not registered in errorCodes", fset.Position(bl.Pos()), code)
+				if !api.Registered(api.Code(code)) && !diag.Registered(diag.Code(code)) {
+					t.Errorf("%s: error code %q is not registered in api.Codes", fset.Position(bl.Pos()), code)
 				}
 			}
 			return true
@@ -328,11 +344,41 @@ func TestHardeningErrorCodesRegistered(t *testing.T) {
 	if used < 20 {
 		t.Errorf("found only %d error codes: is the scan still looking at the right calls?", used)
 	}
-	for code, meaning := range errorCodes {
-		if meaning == "" || strings.ToLower(code) != code {
+	for code, meaning := range api.Codes {
+		if meaning == "" || strings.ToLower(string(code)) != string(code) {
 			t.Errorf("code %q: meaning %q", code, meaning)
 		}
 	}
+}
+
+// apiCodeConsts reads the Code constants of package api: name to value.
+func apiCodeConsts(t *testing.T, fset *token.FileSet) map[string]string {
+	f, err := parser.ParseFile(fset, "../api/errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if typ, ok := vs.Type.(*ast.Ident); !ok || typ.Name != "Code" {
+				continue
+			}
+			for i, name := range vs.Names {
+				if bl, ok := vs.Values[i].(*ast.BasicLit); ok {
+					out[name.Name], _ = strconv.Unquote(bl.Value)
+				}
+			}
+		}
+	}
+	if len(out) < 20 {
+		t.Fatalf("found only %d Code constants in api/errors.go", len(out))
+	}
+	return out
 }
 
 // TestHardeningDurableSave: a save syncs the temporary file before renaming it over the

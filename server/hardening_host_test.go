@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net"
 	"net/http"
@@ -70,9 +71,9 @@ func (rs *realServer) ask(t *testing.T, method, path, host, body string, header 
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
-	var e apiError
+	var e api.Error
 	json.Unmarshal(data, &e)
-	return resp.StatusCode, e.Error.Code
+	return resp.StatusCode, string(e.Error.Code)
 }
 
 // everyEndpoint is one request of each kind the server answers: the app's pages and files,

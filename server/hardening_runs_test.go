@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"os"
@@ -91,7 +92,7 @@ func TestHardeningRunQueueBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var e apiError
+		var e api.Error
 		json.NewDecoder(resp.Body).Decode(&e)
 		resp.Body.Close()
 		switch resp.StatusCode {
@@ -102,7 +103,7 @@ func TestHardeningRunQueueBound(t *testing.T) {
 			if e.Error.Code != "queue_full" || resp.Header.Get("Retry-After") == "" {
 				t.Fatalf("run %d refused with %q, Retry-After %q; want queue_full and a Retry-After", i, e.Error.Code, resp.Header.Get("Retry-After"))
 			}
-			if _, ok := errorCodes[e.Error.Code]; !ok {
+			if _, ok := api.Codes[e.Error.Code]; !ok {
 				t.Fatalf("unregistered code %q", e.Error.Code)
 			}
 		default:

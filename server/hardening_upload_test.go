@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"os"
@@ -81,7 +82,7 @@ func TestHardeningUploadsAreData(t *testing.T) {
 			if status < 400 || status >= 500 || code != want {
 				t.Errorf("PUT /api/files/%s (raw %v): %d %q, want 4xx %s", name, raw, status, code, want)
 			}
-			if _, ok := errorCodes[code]; !ok {
+			if !api.Registered(api.Code(code)) {
 				t.Errorf("PUT /api/files/%s: unregistered code %q", name, code)
 			}
 		}
@@ -136,9 +137,9 @@ func TestHardeningUploadStreams(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(resp.Body)
-		var e apiError
+		var e api.Error
 		json.Unmarshal(data, &e)
-		return resp.StatusCode, e.Error.Code
+		return resp.StatusCode, string(e.Error.Code)
 	}
 	const size = 48 << 20
 	var before, after runtime.MemStats

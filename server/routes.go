@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"path"
@@ -111,7 +112,7 @@ func (s *Server) runtime(w http.ResponseWriter, p string) (*adapter.Runtime, boo
 	}
 	rt, err := adapter.ParseRuntime(src, filepath.Join(s.dir, filepath.FromSlash(path.Dir(p))))
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, string(diag.InvalidRuntime), p+" is not valid: "+s.relative(err.Error()))
+		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), p+" is not valid: "+s.relative(err.Error()))
 		return nil, false
 	}
 	return rt, true

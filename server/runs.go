@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -54,7 +55,7 @@ type startRequest struct {
 
 // invalidBenchmark answers a run of a benchmark that does not compile.
 type invalidBenchmark struct {
-	apiError
+	api.Error
 	Diagnostics diag.List `json:"diagnostics"`
 }
 
@@ -84,10 +85,8 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	b, ds := compiler.Compile(src)
 	if len(ds) > 0 {
-		var e invalidBenchmark
-		e.Error.Code = "invalid_benchmark"
-		e.Error.Message = fmt.Sprintf("%s has %d problem(s); fix them before running it", req.Benchmark, len(ds))
-		e.Diagnostics = ds
+		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", req.Benchmark, len(ds))
+		e := invalidBenchmark{api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, ds}
 		writeJSON(w, http.StatusBadRequest, e)
 		return
 	}
@@ -144,13 +143,13 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root st
 		}
 	}
 	if rt == nil {
-		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), ws.NoRuntime(b.AISystem))
+		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), ws.NoRuntime(b.AISystem))
 		return nil, "", false
 	}
 	factory, binding, err := rt.FactoryIn(b, root, paths, s.cfg.Log)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
-		writeError(w, http.StatusUnprocessableEntity, string(diag.MissingBinding), s.relative(err.Error()))
+		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), s.relative(err.Error()))
 		return nil, "", false
 	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
 		writeError(w, http.StatusUnprocessableEntity, "binding_unusable", s.relative(err.Error()))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net"
 	"net/http"
@@ -201,7 +202,7 @@ func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if code, msg, ok := s.hosts.check(r); !ok {
-			writeError(w, http.StatusForbidden, code, msg)
+			writeError(w, http.StatusForbidden, api.Code(code), msg)
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
@@ -253,18 +254,9 @@ func isUpload(r *http.Request) bool {
 	return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/api/files/")
 }
 
-// apiError is the body of every error response.
-type apiError struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func writeError(w http.ResponseWriter, status int, code, message string) {
-	var e apiError
-	e.Error.Code, e.Error.Message = code, message
-	writeJSON(w, status, e)
+// writeError answers an error: code is registered in api.Codes, or a diagnostic's.
+func writeError(w http.ResponseWriter, status int, code api.Code, message string) {
+	writeJSON(w, status, api.Error{Error: api.ErrorDetail{Code: code, Message: message}})
 }
 
 // unencodable is the answer when a value cannot be written as JSON.

@@ -1,0 +1,352 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// The answers of the API, field for field and in the order the server writes them; the
+// field comments name the server's source of each. A client may meet any field missing
+// (an older server) and should show a blank rather than fail.
+
+// Benchmark is one entry of GET /api/benchmarks.
+type Benchmark struct {
+	Path        string          `json:"path"`
+	Valid       bool            `json:"valid"`
+	Diagnostics int             `json:"diagnostics"`
+	Task        string          `json:"task,omitempty"`
+	Domain      string          `json:"domain,omitempty"`
+	Language    json.RawMessage `json:"language,omitempty"` // "es" or {"source", "target"}
+	IRHash      string          `json:"ir_hash,omitempty"`
+	LastScore   *float64        `json:"last_score,omitempty"` // of its newest completed run
+	LastRun     string          `json:"last_run,omitempty"`   // that run's id
+}
+
+// Compiled is POST /api/compile: the IR (null when the benchmark has problems), its hash
+// and the diagnostics, the same compiler and output as the CLI.
+type Compiled struct {
+	IR          json.RawMessage `json:"ir"`
+	IRHash      string          `json:"ir_hash"`
+	Diagnostics []Diagnostic    `json:"diagnostics"`
+}
+
+// BenchmarkFile is GET and PUT /api/benchmarks/{path}: the YAML, and what it compiles to.
+type BenchmarkFile struct {
+	Path        string          `json:"path"`
+	YAML        string          `json:"yaml"`
+	IR          json.RawMessage `json:"ir"` // null when the benchmark has problems
+	IRHash      string          `json:"ir_hash"`
+	Diagnostics []Diagnostic    `json:"diagnostics"`
+}
+
+// AISystem is the IR's "ai_system" of the file, or nil when it has no IR.
+func (f BenchmarkFile) AISystem() *AISystem {
+	var ir struct {
+		AISystem *AISystem `json:"ai_system"`
+	}
+	if len(f.IR) == 0 || json.Unmarshal(f.IR, &ir) != nil {
+		return nil
+	}
+	return ir.AISystem
+}
+
+// Diagnostic is a compiler diagnostic (diag.Diagnostic).
+type Diagnostic struct {
+	Phase      string   `json:"phase"`
+	Code       string   `json:"code"`
+	Path       []string `json:"path"`
+	Message    string   `json:"message"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	Suggestion string   `json:"suggestion,omitempty"`
+}
+
+// AISystem is a benchmark's AI-system: an external system (ID) or a model (Provider,
+// Model). It is read from the IR, not sent on its own.
+type AISystem struct {
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+}
+
+// BindingName is the runtime name the AI-system binds to: the binding of an external
+// system, the provider of a model.
+func (s AISystem) BindingName() string {
+	if s.Type == "model" {
+		return s.Provider
+	}
+	return s.ID
+}
+
+// Bindings is GET /api/bindings: names only, never commands, URLs or keys.
+type Bindings struct {
+	Bindings  []string `json:"bindings"`
+	Providers []string `json:"providers"`
+}
+
+// StartRun is the body of POST /api/runs.
+type StartRun struct {
+	Benchmark   string `json:"benchmark"` // relative to the workspace
+	Limit       int    `json:"limit"`
+	Concurrency int    `json:"concurrency"`
+}
+
+// Started is the answer of POST /api/runs and of a resume: the run's id.
+type Started struct {
+	ID string `json:"id"`
+}
+
+// InvalidBenchmarkError is the error answer of a run of a benchmark that does not compile.
+type InvalidBenchmarkError struct {
+	Error
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// Summary counts examples by status (engine.Summary).
+type Summary struct {
+	Examples        int `json:"examples"`
+	Valid           int `json:"valid"`
+	InvalidOutputs  int `json:"invalid_outputs"`
+	ExecutionErrors int `json:"execution_errors"`
+}
+
+// RunError is why a run was aborted (store.RunError): a diagnostic with its file,
+// relative to the workspace.
+type RunError struct {
+	File       string   `json:"file,omitempty"`
+	Phase      string   `json:"phase"`
+	Code       string   `json:"code"`
+	Path       []string `json:"path"`
+	Message    string   `json:"message"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	Suggestion string   `json:"suggestion,omitempty"`
+}
+
+// Options are what a run was started with (store.Options).
+type Options struct {
+	Limit       int `json:"limit,omitempty"`
+	Concurrency int `json:"concurrency,omitempty"`
+}
+
+// Run statuses (store.Status).
+const (
+	Queued      = "queued"
+	Running     = "running"
+	Completed   = "completed"
+	Aborted     = "aborted"
+	Cancelled   = "cancelled"
+	Interrupted = "interrupted"
+)
+
+// Run is a run as GET /api/runs and GET /api/runs/{id} show it (store.Run and the live
+// rate): while the server runs it, total, summary and rate are the engine's live figures.
+type Run struct {
+	ID         string          `json:"id"`
+	Benchmark  string          `json:"benchmark"`
+	IR         json.RawMessage `json:"ir,omitempty"` // left out of listings
+	IRHash     string          `json:"ir_hash"`
+	AISystem   json.RawMessage `json:"ai_system"`
+	Binding    string          `json:"binding"`
+	Options    Options         `json:"options"`
+	Status     string          `json:"status"`
+	CreatedAt  time.Time       `json:"created_at"`
+	StartedAt  *time.Time      `json:"started_at"`
+	FinishedAt *time.Time      `json:"finished_at"`
+	Total      int             `json:"total"`
+	Done       int             `json:"done"`
+	Summary    *Summary        `json:"summary"`
+	Report     json.RawMessage `json:"report,omitempty"` // a Report, once completed
+	Error      *RunError       `json:"error"`
+	Rate       *float64        `json:"rate,omitempty"` // examples evaluated per second, while running
+}
+
+// Runs is GET /api/runs.
+type Runs struct {
+	Runs []Run `json:"runs"`
+}
+
+// Active reports whether a run with status s may still change.
+func Active(s string) bool { return s == Queued || s == Running }
+
+// Resumable reports whether a run with status s can be resumed.
+func Resumable(s string) bool { return s == Interrupted || s == Cancelled }
+
+// DecodeReport decodes the run's report, nil until the run completed.
+func (r Run) DecodeReport() *Report {
+	if len(r.Report) == 0 || string(r.Report) == "null" {
+		return nil
+	}
+	var rep Report
+	if json.Unmarshal(r.Report, &rep) != nil {
+		return nil
+	}
+	return &rep
+}
+
+// Report is a completed run's report (engine.Report).
+type Report struct {
+	Version        string          `json:"version"`
+	BenchmarkScore *float64        `json:"benchmark_score"`
+	Summary        Summary         `json:"summary"`
+	IRHash         string          `json:"ir_hash"`
+	AISystem       json.RawMessage `json:"ai_system"`
+	Binding        string          `json:"binding"`
+	StartedAt      string          `json:"started_at"`
+	FinishedAt     string          `json:"finished_at"`
+	Dimensions     []Dimension     `json:"dimensions"`
+	Confidence     *Interval       `json:"confidence_interval"`
+	Concurrency    int             `json:"concurrency"`
+	Limit          int             `json:"limit,omitempty"`
+	Usage          *Usage          `json:"usage,omitempty"` // model runs: tokens and latency summed
+}
+
+// Dimension is one scoring dimension's accuracy among valid examples.
+type Dimension struct {
+	Path     []string `json:"path"`
+	Weight   float64  `json:"weight"`
+	Correct  int      `json:"correct"`
+	Valid    int      `json:"valid"`
+	Accuracy *float64 `json:"accuracy"` // null when no example was valid
+}
+
+// Interval is a confidence interval.
+type Interval struct {
+	Level  float64 `json:"level"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	Method string  `json:"method"`
+}
+
+// Usage sums what a model run cost (engine.UsageTotals).
+type Usage struct {
+	Examples     int     `json:"examples"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	LatencyMS    float64 `json:"latency_ms"`
+}
+
+// ExampleUsage is what one model call cost (engine.Usage).
+type ExampleUsage struct {
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	LatencyMS    float64 `json:"latency_ms"`
+}
+
+// Example statuses (engine.Status), the values of the results filter.
+const (
+	Valid          = "valid"
+	InvalidOutput  = "invalid_output"
+	ExecutionError = "execution_error"
+)
+
+// Result is one example's result (A.14, engine.ExampleResult), with the dataset row's
+// input and expected output when the server can read them.
+type Result struct {
+	Index        int             `json:"index"`
+	Status       string          `json:"status"`
+	Prediction   json.RawMessage `json:"prediction"`
+	FieldScores  []FieldScore    `json:"field_scores"`
+	Score        *float64        `json:"score"`
+	Contribution float64         `json:"contribution"`
+	Error        *ResultError    `json:"error"`
+	Usage        *ExampleUsage   `json:"usage,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	Expected     json.RawMessage `json:"expected,omitempty"`
+}
+
+// FieldScore is the exact-match score of one dimension of one example.
+type FieldScore struct {
+	Path   []string `json:"path"`
+	Score  float64  `json:"score"`
+	Weight float64  `json:"weight"`
+}
+
+// ResultError is why an example has no score. Path is null for execution errors.
+type ResultError struct {
+	Code    string   `json:"code"`
+	Path    []string `json:"path"`
+	Message string   `json:"message"`
+}
+
+// ResultPage is GET /api/runs/{id}/results: a page of results, Next the "after" of the
+// next page (-1 on the last).
+type ResultPage struct {
+	Results []Result `json:"results"`
+	Next    int      `json:"next"`
+}
+
+// Progress is the "progress" event of GET /api/runs/{id}/events, and a run's live progress.
+type Progress struct {
+	Done    int     `json:"done"`
+	Total   int     `json:"total"`
+	Summary Summary `json:"summary"`
+	Rate    float64 `json:"rate"` // examples evaluated (not reused) per second in this execution
+}
+
+// Example is the "example" event: one completed example.
+type Example struct {
+	Index  int      `json:"index"`
+	Status string   `json:"status"`
+	Score  *float64 `json:"score"`
+}
+
+// Skipped is the "skipped" event: the examples From to To (inclusive) completed, but the
+// client fell behind and was not sent them one by one; the results pages have them.
+type Skipped struct {
+	From  int `json:"from"`
+	To    int `json:"to"`
+	Count int `json:"count"`
+}
+
+// Done is the "done" event, the last of a stream: where the run ended.
+type Done struct {
+	Status         string    `json:"status"`
+	Summary        *Summary  `json:"summary"`
+	BenchmarkScore *float64  `json:"benchmark_score,omitempty"`
+	Error          *RunError `json:"error,omitempty"`
+}
+
+// Comparison is GET /api/runs/compare: run B minus run A (compare.Comparison).
+type Comparison struct {
+	A          string             `json:"a"`
+	B          string             `json:"b"`
+	Examples   int                `json:"examples"`
+	ScoreA     float64            `json:"score_a"`
+	ScoreB     float64            `json:"score_b"`
+	Delta      float64            `json:"delta"`
+	Interval   Interval           `json:"delta_interval"`
+	Dimensions []CompareDimension `json:"dimensions"`
+	Improved   int                `json:"improved"`  // examples whose contribution rose
+	Regressed  int                `json:"regressed"` // examples whose contribution fell
+	Flips      []Flip             `json:"flips"`     // the first MaxFlips changed examples
+}
+
+// CompareDimension compares one dimension's accuracy.
+type CompareDimension struct {
+	Path      []string `json:"path"`
+	AccuracyA *float64 `json:"accuracy_a"`
+	AccuracyB *float64 `json:"accuracy_b"`
+	Delta     *float64 `json:"delta"`
+}
+
+// Flip is one example whose outcome changed between the runs.
+type Flip struct {
+	Index       int             `json:"index"`
+	StatusA     string          `json:"status_a"`
+	StatusB     string          `json:"status_b"`
+	QA          float64         `json:"contribution_a"`
+	QB          float64         `json:"contribution_b"`
+	PredictionA json.RawMessage `json:"prediction_a"` // null for an execution error
+	PredictionB json.RawMessage `json:"prediction_b"`
+}
+
+// MaxFlips is how many changed examples a comparison lists at most (compare.MaxFlips).
+const MaxFlips = 1000
+
+// Saved is the answer of PUT /api/files/{path}: what was written.
+type Saved struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}

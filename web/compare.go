@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,16 +16,16 @@ type ComparePage struct {
 
 	a, b, bench string // from the URL
 
-	cmp     *comparisonView
+	cmp     *api.Comparison
 	cmpErr  error
 	loading bool
 
-	runA      *runView
-	cands     []runView // completed runs to choose from
+	runA      *api.Run
+	cands     []api.Run // completed runs to choose from
 	candsErr  error
 	candsOK   bool
 	candsKey  string // what cands was loaded for
-	benches   []benchView
+	benches   []api.Benchmark
 	benchErr  error
 	selA      string
 	selB      string
@@ -69,7 +70,7 @@ func (p *ComparePage) loadComparison(ctx app.Context) {
 	a, b := p.a, p.b
 	p.cmp, p.cmpErr, p.loading, p.flipsShow = nil, nil, true, flipsStep
 	ctx.Async(func() {
-		var c comparisonView
+		var c api.Comparison
 		err := Get(ctx, "/api/runs/compare?"+url.Values{"a": {a}, "b": {b}}.Encode(), &c)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.a != a || p.b != b {
@@ -87,7 +88,7 @@ func (p *ComparePage) loadComparison(ctx app.Context) {
 func (p *ComparePage) loadRunA(ctx app.Context) {
 	a := p.a
 	ctx.Async(func() {
-		var r runView
+		var r api.Run
 		err := Get(ctx, "/api/runs/"+url.PathEscape(a), &r)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.a != a {
@@ -112,7 +113,7 @@ func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
 	p.candsKey, p.candsOK, p.candsErr = key, false, nil
 	ctx.Async(func() {
 		var out struct {
-			Runs []runView `json:"runs"`
+			Runs []api.Run `json:"runs"`
 		}
 		err := Get(ctx, "/api/runs?"+key, &out)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -125,7 +126,7 @@ func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
 			}
 			p.cands, p.candsOK = nil, true
 			for _, r := range out.Runs {
-				if r.Status == stCompleted {
+				if r.Status == api.Completed {
 					p.cands = append(p.cands, r)
 				}
 			}
@@ -135,14 +136,14 @@ func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
 
 func (p *ComparePage) loadBenches(ctx app.Context) {
 	ctx.Async(func() {
-		var list []benchView
+		var list []api.Benchmark
 		err := Get(ctx, "/api/benchmarks", &list)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.benchErr = err
 			if err == nil {
 				p.benches = list
 				if p.benches == nil {
-					p.benches = []benchView{}
+					p.benches = []api.Benchmark{}
 				}
 			}
 		})
@@ -150,7 +151,7 @@ func (p *ComparePage) loadBenches(ctx app.Context) {
 }
 
 // cand is candidate run id, nil when it is not listed.
-func (p *ComparePage) cand(id string) *runView {
+func (p *ComparePage) cand(id string) *api.Run {
 	for i := range p.cands {
 		if p.cands[i].ID == id {
 			return &p.cands[i]
@@ -161,7 +162,7 @@ func (p *ComparePage) cand(id string) *runView {
 
 // canCompare reports whether run b can be compared with run a: the server compares runs
 // of the same IR with as many examples. An unknown a allows any b.
-func canCompare(a, b *runView) bool {
+func canCompare(a, b *api.Run) bool {
 	return a == nil || b != nil && a.ID != b.ID && a.IRHash == b.IRHash && a.Total == b.Total
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"math"
 	"strconv"
 
@@ -99,9 +100,9 @@ func (p *ComparePage) benchPath() string {
 }
 
 // candLabel is a run's line in the A and B selects.
-func candLabel(r runView) string {
+func candLabel(r api.Run) string {
 	s := shortID(r.ID)
-	if rep := r.report(); rep != nil {
+	if rep := r.DecodeReport(); rep != nil {
 		s += " · " + fmtScorePtr(rep.BenchmarkScore)
 	}
 	s += " · " + fmtTime(r.CreatedAt)
@@ -136,7 +137,7 @@ func (p *ComparePage) renderResult() app.UI {
 }
 
 // renderCards shows both scores and the difference with its paired interval.
-func (p *ComparePage) renderCards(c *comparisonView) app.UI {
+func (p *ComparePage) renderCards(c *api.Comparison) app.UI {
 	verdict, class := "no significant difference", "muted"
 	switch {
 	case c.Interval.Method == "none" || c.Examples == 0:
@@ -181,7 +182,7 @@ func (p *ComparePage) renderCards(c *comparisonView) app.UI {
 
 // renderDeltaBars charts each dimension's accuracy difference around a middle line:
 // right for B better, left (.neg) for worse, full half-width at 100 points.
-func renderDeltaBars(dims []compareDimView) app.UI {
+func renderDeltaBars(dims []api.CompareDimension) app.UI {
 	bars := make([]app.UI, 0, len(dims)+1)
 	if len(dims) == 0 {
 		bars = append(bars, app.P().Class("muted").Text("No dimension had a valid example in both runs."))
@@ -219,7 +220,7 @@ func renderDeltaBars(dims []compareDimView) app.UI {
 }
 
 // renderFlips lists the examples whose outcome changed, a hundred at a time.
-func (p *ComparePage) renderFlips(c *comparisonView) app.UI {
+func (p *ComparePage) renderFlips(c *api.Comparison) app.UI {
 	head := app.H2().Text("Changed examples")
 	if len(c.Flips) == 0 {
 		return app.Section().Class("panel").Body(head,
@@ -245,8 +246,8 @@ func (p *ComparePage) renderFlips(c *comparisonView) app.UI {
 		))
 	}
 	note := pluralize(len(c.Flips), "changed example")
-	if len(c.Flips) >= maxFlips {
-		note = "the first " + fmtInt(len(c.Flips)) + " changed examples (the server lists at most " + fmtInt(maxFlips) + ")"
+	if len(c.Flips) >= api.MaxFlips {
+		note = "the first " + fmtInt(len(c.Flips)) + " changed examples (the server lists at most " + fmtInt(api.MaxFlips) + ")"
 	}
 	return app.Section().Class("panel").Body(
 		app.Div().Class("toolbar").Body(head, app.Span().Class("muted").Text("showing "+fmtInt(n)+" of "+note)),

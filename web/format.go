@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"math"
 	"strconv"
 	"strings"
@@ -99,17 +100,17 @@ func fmtPoints(v float64) string {
 }
 
 // fmtInterval shows an interval's bounds, "[0.7123, 0.9012]".
-func fmtInterval(iv intervalView) string {
+func fmtInterval(iv api.Interval) string {
 	return "[" + fmtScore(iv.Low) + ", " + fmtScore(iv.High) + "]"
 }
 
 // fmtSignedInterval shows a difference's interval, "[−0.0120, +0.0450]".
-func fmtSignedInterval(iv intervalView) string {
+func fmtSignedInterval(iv api.Interval) string {
 	return "[" + fmtSigned(iv.Low) + ", " + fmtSigned(iv.High) + "]"
 }
 
 // fmtLevel shows an interval's confidence level, "95% CI".
-func fmtLevel(iv intervalView) string {
+func fmtLevel(iv api.Interval) string {
 	if iv.Level <= 0 || iv.Level >= 1 {
 		return "CI"
 	}
@@ -265,13 +266,13 @@ func shortID(id string) string {
 }
 
 // countFor is how many examples of summary s have status (all of them for "").
-func countFor(s summaryView, status string) int {
+func countFor(s api.Summary, status string) int {
 	switch status {
-	case exValid:
+	case api.Valid:
 		return s.Valid
-	case exInvalidOutput:
+	case api.InvalidOutput:
 		return s.InvalidOutputs
-	case exExecutionError:
+	case api.ExecutionError:
 		return s.ExecutionErrors
 	}
 	return s.Examples

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"github.com/benchy-eval/benchy/api"
 	"strings"
 	"testing"
 	"time"
@@ -41,10 +42,10 @@ func TestPagesFormatNumbers(t *testing.T) {
 		{etaText(50, 100, 10), "about 5 s left"},
 		{etaText(100, 100, 10), ""},
 		{etaText(1, 100, 0), ""},
-		{fmtInterval(intervalView{Low: 0.7, High: 0.95}), "[0.7000, 0.9500]"},
-		{fmtSignedInterval(intervalView{Low: -0.01, High: 0.02}), "[-0.0100, +0.0200]"},
-		{fmtLevel(intervalView{Level: 0.95}), "95% CI"},
-		{fmtLevel(intervalView{}), "CI"},
+		{fmtInterval(api.Interval{Low: 0.7, High: 0.95}), "[0.7000, 0.9500]"},
+		{fmtSignedInterval(api.Interval{Low: -0.01, High: 0.02}), "[-0.0100, +0.0200]"},
+		{fmtLevel(api.Interval{Level: 0.95}), "95% CI"},
+		{fmtLevel(api.Interval{}), "CI"},
 		{barWidth(0.5), "50.00%"},
 		{barWidth(2), "100.00%"},
 		{barWidth(-1), "0.00%"},
@@ -162,11 +163,11 @@ func TestPagesDecodeServerShapes(t *testing.T) {
 		"report":{"version":"1.0","benchmark_score":0.5089,"summary":{"examples":10,"valid":7,"invalid_outputs":1,"execution_errors":2},
 		"dimensions":[{"path":["total"],"weight":3,"correct":4,"valid":7,"accuracy":0.5714}],
 		"confidence_interval":{"level":0.95,"low":0.4,"high":0.6,"method":"bootstrap-percentile-2000"}},"error":null}`
-	var r runView
+	var r api.Run
 	if err := json.Unmarshal([]byte(run), &r); err != nil {
 		t.Fatal(err)
 	}
-	rep := r.report()
+	rep := r.DecodeReport()
 	if rep == nil || fmtScorePtr(rep.BenchmarkScore) != "0.5089" || rep.Confidence.Method != "bootstrap-percentile-2000" ||
 		len(rep.Dimensions) != 1 || *rep.Dimensions[0].Accuracy != 0.5714 || r.Options.Limit != 10 {
 		t.Fatalf("report %+v", rep)
@@ -175,32 +176,32 @@ func TestPagesDecodeServerShapes(t *testing.T) {
 		t.Errorf("rateOf a finished run: %v, want its average 1/s", got)
 	}
 	for _, raw := range []string{`{}`, `{"report":null}`, `{"report":"junk"}`} {
-		var r runView
+		var r api.Run
 		json.Unmarshal([]byte(raw), &r)
-		if r.report() != nil || rateOf(r) != 0 {
+		if r.DecodeReport() != nil || rateOf(r) != 0 {
 			t.Errorf("%s: want no report and no rate", raw)
 		}
 	}
 
 	// A benchmark file: the AI-system comes from its IR, none when it does not compile.
-	var f benchFileView
+	var f api.BenchmarkFile
 	json.Unmarshal([]byte(`{"path":"b.yaml","ir":{"ai_system":{"type":"model","provider":"openai","model":"gpt"}}}`), &f)
-	if s := f.aiSystem(); s == nil || s.bindingName() != "openai" {
+	if s := f.AISystem(); s == nil || s.BindingName() != "openai" {
 		t.Errorf("model ai-system %+v", s)
 	}
 	json.Unmarshal([]byte(`{"path":"b.yaml","ir":null,"diagnostics":[{"code":"missing_key"}]}`), &f)
-	if f.aiSystem() != nil {
+	if f.AISystem() != nil {
 		t.Error("an invalid benchmark has no ai-system")
 	}
 
 	// A page of results (engine.ExampleResult) and a comparison.
-	var pg pageView
+	var pg api.ResultPage
 	json.Unmarshal([]byte(`{"results":[{"index":3,"status":"execution_error","prediction":null,"field_scores":null,"score":null,
 		"contribution":0,"error":{"code":"adapter_error","path":null,"message":"boom"}}],"next":-1}`), &pg)
 	if len(pg.Results) != 1 || pg.Results[0].Error.Code != "adapter_error" || pg.Next != -1 {
 		t.Errorf("page %+v", pg)
 	}
-	var c comparisonView
+	var c api.Comparison
 	json.Unmarshal([]byte(`{"a":"A","b":"B","examples":4,"score_a":0.5,"score_b":0.75,"delta":0.25,
 		"delta_interval":{"level":0.95,"low":0.1,"high":0.4,"method":"paired-bootstrap-percentile-2000"},
 		"dimensions":[{"path":["x"],"accuracy_a":0.5,"accuracy_b":null,"delta":null}],"improved":1,"regressed":0,
@@ -211,10 +212,10 @@ func TestPagesDecodeServerShapes(t *testing.T) {
 }
 
 func TestPagesCanCompare(t *testing.T) {
-	a := &runView{ID: "a", IRHash: "h", Total: 10}
-	if !canCompare(nil, nil) || !canCompare(a, &runView{ID: "b", IRHash: "h", Total: 10}) ||
+	a := &api.Run{ID: "a", IRHash: "h", Total: 10}
+	if !canCompare(nil, nil) || !canCompare(a, &api.Run{ID: "b", IRHash: "h", Total: 10}) ||
 		canCompare(a, a) || canCompare(a, nil) ||
-		canCompare(a, &runView{ID: "b", IRHash: "other", Total: 10}) || canCompare(a, &runView{ID: "b", IRHash: "h", Total: 5}) {
+		canCompare(a, &api.Run{ID: "b", IRHash: "other", Total: 10}) || canCompare(a, &api.Run{ID: "b", IRHash: "h", Total: 5}) {
 		t.Error("canCompare")
 	}
 }
@@ -230,25 +231,25 @@ func TestPagesOntologySearch(t *testing.T) {
 // fields missing: nothing may panic, before or after the server answers.
 func TestPagesRenderWithoutData(t *testing.T) {
 	score := 0.5
-	done := &runView{ID: "01B", Status: stCompleted, Report: json.RawMessage(`{"benchmark_score":0.5}`)}
-	bare := runView{ID: "01A", Status: stRunning}
+	done := &api.Run{ID: "01B", Status: api.Completed, Report: json.RawMessage(`{"benchmark_score":0.5}`)}
+	bare := api.Run{ID: "01A", Status: api.Running}
 	pages := []interface{ Render() app.UI }{
 		&RunsPage{},
 		&RunsPage{path: "b.yaml", benchesOK: true},
-		&RunsPage{path: "b.yaml", file: &benchFileView{}, runsOK: true, runs: []runView{bare, *done}, picks: []string{"01B"},
+		&RunsPage{path: "b.yaml", file: &api.BenchmarkFile{}, runsOK: true, runs: []api.Run{bare, *done}, picks: []string{"01B"},
 			live: liveRun{id: "01A", loaded: true, run: bare}, runErr: &APIError{Code: "missing_binding", Message: "no"}},
-		&RunsPage{path: "b.yaml", file: &benchFileView{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)},
-			bindings: &bindingsView{}, live: liveRun{id: "01B", loaded: true, run: *done, score: &score}},
-		&RunsPage{path: "b.yaml", live: liveRun{id: "01C", loaded: true, run: runView{Status: stAborted, Error: &runErrorView{Code: "bad_data", File: "d.jsonl", Line: 3}}}},
+		&RunsPage{path: "b.yaml", file: &api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)},
+			bindings: &api.Bindings{}, live: liveRun{id: "01B", loaded: true, run: *done, score: &score}},
+		&RunsPage{path: "b.yaml", live: liveRun{id: "01C", loaded: true, run: api.Run{Status: api.Aborted, Error: &api.RunError{Code: "bad_data", File: "d.jsonl", Line: 3}}}},
 		&ResultsPage{},
 		&ResultsPage{id: "01A"},
-		&ResultsPage{id: "01A", run: &bare, page: &pageView{Results: []resultView{{}, {Status: exValid, FieldScores: []fieldScoreView{{}}, Error: &resultErrorView{}}}}},
-		&ResultsPage{id: "01B", run: done, page: &pageView{Next: -1}, status: exValid},
+		&ResultsPage{id: "01A", run: &bare, page: &api.ResultPage{Results: []api.Result{{}, {Status: api.Valid, FieldScores: []api.FieldScore{{}}, Error: &api.ResultError{}}}}},
+		&ResultsPage{id: "01B", run: done, page: &api.ResultPage{Next: -1}, status: api.Valid},
 		&ResultsPage{id: "01A", runErr: errors.New("offline")},
 		&ComparePage{},
 		&ComparePage{a: "01A"},
-		&ComparePage{a: "01A", b: "01B", candsOK: true, cands: []runView{bare, *done}},
-		&ComparePage{a: "01A", b: "01B", cmp: &comparisonView{Dimensions: []compareDimView{{}}, Flips: make([]flipView, 150)}},
+		&ComparePage{a: "01A", b: "01B", candsOK: true, cands: []api.Run{bare, *done}},
+		&ComparePage{a: "01A", b: "01B", cmp: &api.Comparison{Dimensions: []api.CompareDimension{{}}, Flips: make([]api.Flip, 150)}},
 		&ComparePage{a: "01A", b: "01B", cmpErr: &APIError{Code: "different_lengths"}},
 		&OntologyPage{},
 		&OntologyPage{query: "nothing matches this"},

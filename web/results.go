@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"strconv"
 
@@ -14,13 +15,13 @@ type ResultsPage struct {
 	app.Compo
 
 	id     string
-	run    *runView
+	run    *api.Run
 	runErr error
 
 	status  string // the example status shown, "" for all
 	after   int    // the "after" of the page shown
 	stack   []int  // the "after" of each page before it, for going back
-	page    *pageView
+	page    *api.ResultPage
 	pageErr error
 	loading bool
 	gen     int // counts page requests: only the last one's answer is shown
@@ -36,7 +37,7 @@ func (p *ResultsPage) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
 	id, status := q.Get("run"), q.Get("status")
 	switch status {
-	case exValid, exInvalidOutput, exExecutionError:
+	case api.Valid, api.InvalidOutput, api.ExecutionError:
 	default:
 		status = ""
 	}
@@ -69,7 +70,7 @@ func (p *ResultsPage) loadRun(ctx app.Context) {
 		return
 	}
 	ctx.Async(func() {
-		var r runView
+		var r api.Run
 		err := Get(ctx, "/api/runs/"+url.PathEscape(id), &r)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.id != id {
@@ -100,7 +101,7 @@ func (p *ResultsPage) loadPage(ctx app.Context) {
 	}
 	p.loading = true
 	ctx.Async(func() {
-		var pg pageView
+		var pg api.ResultPage
 		err := Get(ctx, "/api/runs/"+url.PathEscape(id)+"/results?"+q.Encode(), &pg)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.gen != gen {
@@ -141,11 +142,11 @@ func (p *ResultsPage) onPrev(ctx app.Context, e app.Event) {
 }
 
 // summary is the run's counts by status: the report's for a completed run.
-func (p *ResultsPage) summary() *summaryView {
+func (p *ResultsPage) summary() *api.Summary {
 	if p.run == nil {
 		return nil
 	}
-	if rep := p.run.report(); rep != nil {
+	if rep := p.run.DecodeReport(); rep != nil {
 		return &rep.Summary
 	}
 	return p.run.Summary

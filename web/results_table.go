@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,7 +16,7 @@ const (
 
 // statusFilters are the choices of the status filter.
 var statusFilters = []struct{ value, label string }{
-	{statusAll, "all"}, {exValid, "valid"}, {exInvalidOutput, "invalid_output"}, {exExecutionError, "execution_error"},
+	{statusAll, "all"}, {api.Valid, "valid"}, {api.InvalidOutput, "invalid_output"}, {api.ExecutionError, "execution_error"},
 }
 
 // renderExamples is the paged table of results with its filter, pager and exports.
@@ -44,7 +45,7 @@ func (p *ResultsPage) renderExamples() app.UI {
 func (p *ResultsPage) pageInfo() string {
 	n := len(p.stack) + 1
 	s := p.summary()
-	if s == nil || (p.run != nil && runActive(p.run.Status)) {
+	if s == nil || (p.run != nil && api.Active(p.run.Status)) {
 		return "Page " + strconv.Itoa(n)
 	}
 	count := countFor(*s, p.status)
@@ -57,7 +58,7 @@ func (p *ResultsPage) renderExports() app.UI {
 		return app.A().ID("export-" + format).Class("button export").Href(exportHref(p.id, format)).
 			Download("benchy-" + p.id + "." + format).Title("Download every result as " + label).Text(label).OnClick(onExport)
 	}
-	completed := p.run != nil && p.run.Status == stCompleted
+	completed := p.run != nil && p.run.Status == api.Completed
 	jsonLink := link("json", "JSON")
 	if !completed {
 		jsonLink = app.A().ID("export-json").Class("button export disabled").Aria("disabled", "true").
@@ -105,7 +106,7 @@ func (p *ResultsPage) renderTable() app.UI {
 }
 
 // resultRow is one example: JSON cells clipped, with the whole value in their title.
-func resultRow(r resultView, showIO bool) app.UI {
+func resultRow(r api.Result, showIO bool) app.UI {
 	cells := []app.UI{
 		app.Td().Class("index").Text(strconv.Itoa(r.Index)),
 		app.Td().Body(app.Span().Class("badge " + r.Status).Text(r.Status)),
@@ -134,7 +135,7 @@ func jsonCell(class string, raw json.RawMessage) app.UI {
 }
 
 // marksCell shows ✓ or ✗ for each scored field.
-func marksCell(fields []fieldScoreView) app.UI {
+func marksCell(fields []api.FieldScore) app.UI {
 	if len(fields) == 0 {
 		return app.Td().Class("marks muted").Text(noValue)
 	}
@@ -157,7 +158,7 @@ func marksCell(fields []fieldScoreView) app.UI {
 }
 
 // errorCell shows an example's error code, and its message and field below.
-func errorCell(e *resultErrorView) app.UI {
+func errorCell(e *api.ResultError) app.UI {
 	if e == nil {
 		return app.Td().Class("error-code muted").Text("")
 	}

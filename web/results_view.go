@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -37,7 +38,7 @@ func (p *ResultsPage) renderHead() app.UI {
 		return app.P().Class("muted").Text("Loading the run…")
 	}
 	r := p.run
-	rep := r.report()
+	rep := r.DecodeReport()
 	meta := app.P().ID("run-meta").Class("row").Body(
 		app.Span().ID("run-status").Class("badge "+r.Status).Text(r.Status),
 		app.Span().Body(app.Text("benchmark "), app.A().Href(runsURL(r.Benchmark, r.ID)).Text(r.Benchmark)),
@@ -68,13 +69,13 @@ func (p *ResultsPage) renderHead() app.UI {
 		)
 	}
 	var notes []app.UI
-	if runActive(r.Status) {
+	if api.Active(r.Status) {
 		notes = append(notes, app.Div().Class("notice").Body(
 			app.Text("This run is "+r.Status+": the results stored so far are shown. "),
 			app.A().Href(runsURL(r.Benchmark, r.ID)).Text("Follow it live"),
 		))
 	}
-	if runResumable(r.Status) {
+	if api.Resumable(r.Status) {
 		notes = append(notes, app.Div().Class("notice").Body(
 			app.Text("This run was "+r.Status+": the "+pluralize(r.Done, "result")+" stored so far are shown. "),
 			app.A().Href(runsURL(r.Benchmark, r.ID)).Text("Resume it"),
@@ -92,11 +93,11 @@ func (p *ResultsPage) renderHead() app.UI {
 }
 
 // renderCounts shows the examples by status; each count statusFilters the table.
-func (p *ResultsPage) renderCounts(rep *reportView) app.UI {
+func (p *ResultsPage) renderCounts(rep *api.Report) app.UI {
 	s := p.summary()
 	known := s != nil
 	if s == nil { // a run stopped before it reported: only what the store holds is known
-		s = &summaryView{Examples: p.run.Done}
+		s = &api.Summary{Examples: p.run.Done}
 	}
 	card := func(status, label string, n int, class string) app.UI {
 		value := fmtInt(n)
@@ -113,9 +114,9 @@ func (p *ResultsPage) renderCounts(rep *reportView) app.UI {
 		return c
 	}
 	cards := []app.UI{
-		card(exValid, "valid", s.Valid, "ok"),
-		card(exInvalidOutput, "invalid_output", s.InvalidOutputs, "bad"),
-		card(exExecutionError, "execution_error", s.ExecutionErrors, "warn"),
+		card(api.Valid, "valid", s.Valid, "ok"),
+		card(api.InvalidOutput, "invalid_output", s.InvalidOutputs, "bad"),
+		card(api.ExecutionError, "execution_error", s.ExecutionErrors, "warn"),
 		card("", map[bool]string{true: "total", false: "stored results"}[known], s.Examples, ""),
 	}
 	if rep != nil && rep.Usage != nil && rep.Usage.Examples > 0 {
@@ -134,7 +135,7 @@ func (p *ResultsPage) renderDimensions() app.UI {
 	if p.run == nil {
 		return app.Div()
 	}
-	rep := p.run.report()
+	rep := p.run.DecodeReport()
 	var bars []app.UI
 	switch {
 	case rep == nil:

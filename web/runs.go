@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"strconv"
 	"time"
@@ -14,16 +15,16 @@ import (
 type RunsPage struct {
 	app.Compo
 
-	benches    []benchView
+	benches    []api.Benchmark
 	benchesErr error
 	benchesOK  bool // the list has loaded (it may be empty)
 	benchesGo  bool // the list is being loaded
 
-	path     string         // the benchmark shown
-	file     *benchFileView // its compiled form
+	path     string             // the benchmark shown
+	file     *api.BenchmarkFile // its compiled form
 	fileErr  error
 	fileFor  string // the benchmark file was asked for
-	bindings *bindingsView
+	bindings *api.Bindings
 	bindErr  error
 
 	limit       string
@@ -31,7 +32,7 @@ type RunsPage struct {
 	starting    bool
 	runErr      error // of the last start, cancel or resume
 
-	runs     []runView
+	runs     []api.Run
 	runsErr  error
 	runsOK   bool
 	runsPath string // the benchmark runs was loaded for
@@ -96,7 +97,7 @@ func (p *RunsPage) choose(ctx app.Context, path string) {
 		p.runs, p.runsOK, p.runsErr, p.picks = nil, false, nil, nil
 	}
 	ctx.Async(func() {
-		var f benchFileView
+		var f api.BenchmarkFile
 		err := Get(ctx, "/api/benchmarks/"+apiPath(path), &f)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.path != path {
@@ -115,7 +116,7 @@ func (p *RunsPage) choose(ctx app.Context, path string) {
 func (p *RunsPage) loadBenches(ctx app.Context) {
 	p.benchesGo = true
 	ctx.Async(func() {
-		var list []benchView
+		var list []api.Benchmark
 		err := Get(ctx, "/api/benchmarks", &list)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.benchesErr, p.benchesGo = err, false
@@ -132,7 +133,7 @@ func (p *RunsPage) loadBenches(ctx app.Context) {
 
 func (p *RunsPage) loadBindings(ctx app.Context) {
 	ctx.Async(func() {
-		var b bindingsView
+		var b api.Bindings
 		err := Get(ctx, "/api/bindings", &b)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.bindErr = err
@@ -153,7 +154,7 @@ func (p *RunsPage) loadRuns(ctx app.Context) {
 	gen := p.runsGen
 	ctx.Async(func() {
 		var out struct {
-			Runs []runView `json:"runs"`
+			Runs []api.Run `json:"runs"`
 		}
 		err := Get(ctx, "/api/runs?"+url.Values{"benchmark": {path}, "limit": {strconv.Itoa(runsLimit)}}.Encode(), &out)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -182,7 +183,7 @@ const listRefresh = 3 * time.Second
 // othersActive reports whether a listed run other than the followed one may still change.
 func (p *RunsPage) othersActive() bool {
 	for _, r := range p.runs {
-		if r.ID != p.live.id && runActive(r.Status) {
+		if r.ID != p.live.id && api.Active(r.Status) {
 			return true
 		}
 	}
@@ -190,7 +191,7 @@ func (p *RunsPage) othersActive() bool {
 }
 
 // bench is the list entry of the shown benchmark, if the list has it.
-func (p *RunsPage) bench() *benchView {
+func (p *RunsPage) bench() *api.Benchmark {
 	for i := range p.benches {
 		if p.benches[i].Path == p.path {
 			return &p.benches[i]

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"strconv"
 	"strings"
@@ -94,7 +95,7 @@ func (p *RunsPage) onAction(action string) app.EventHandler {
 				}
 				if p.live.id == id && action == "resume" {
 					p.attach(ctx, id) // a resumed run streams anew; a cancelled one ends its stream
-					p.live.run.Status = stQueued
+					p.live.run.Status = api.Queued
 				}
 				p.loadRuns(ctx)
 			})

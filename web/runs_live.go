@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"time"
 
@@ -14,10 +15,10 @@ import (
 type liveRun struct {
 	id      string
 	gen     int      // which attach this is: updates of an older one are dropped
-	run     runView  // status, counts, summary and rate as last heard
+	run     api.Run  // status, counts, summary and rate as last heard
 	loaded  bool     // the run's record has arrived
 	score   *float64 // of a completed run
-	ci      *intervalView
+	ci      *api.Interval
 	polling bool  // the stream failed: the page polls
 	err     error // of the last request for the run
 	cancel  context.CancelFunc
@@ -56,7 +57,7 @@ func (p *RunsPage) attach(ctx app.Context, id string) {
 		})
 	}
 	ctx.Async(func() {
-		var r runView
+		var r api.Run
 		err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
 		if c.Err() != nil {
 			return
@@ -72,7 +73,7 @@ func (p *RunsPage) attach(ctx app.Context, id string) {
 				p.choose(ctx, r.Benchmark)
 			}
 		})
-		if err != nil || !runActive(r.Status) {
+		if err != nil || !api.Active(r.Status) {
 			return
 		}
 		if p.stream(c, id, update) {
@@ -91,7 +92,7 @@ func (p *RunsPage) stream(c context.Context, id string, update liveUpdate) bool 
 	Stream(c, "/api/runs/"+url.PathEscape(id)+"/events", func(ev Event) bool {
 		switch ev.Name {
 		case "progress":
-			var pr progressView
+			var pr api.Progress
 			if json.Unmarshal(ev.Data, &pr) != nil {
 				return true
 			}
@@ -99,12 +100,12 @@ func (p *RunsPage) stream(c context.Context, id string, update liveUpdate) bool 
 				l.err = nil
 				l.run.Done, l.run.Total, l.run.Rate = pr.Done, pr.Total, &pr.Rate
 				l.run.Summary = &pr.Summary
-				if l.run.Status == stQueued && (pr.Total > 0 || pr.Done > 0) {
-					l.run.Status = stRunning
+				if l.run.Status == api.Queued && (pr.Total > 0 || pr.Done > 0) {
+					l.run.Status = api.Running
 				}
 			})
 		case "done":
-			var d doneView
+			var d api.Done
 			if json.Unmarshal(ev.Data, &d) != nil {
 				return true
 			}
@@ -113,7 +114,7 @@ func (p *RunsPage) stream(c context.Context, id string, update liveUpdate) bool 
 				l.run.Status, l.run.Error, l.run.Rate = d.Status, d.Error, nil
 				if d.Summary != nil {
 					l.run.Summary = d.Summary
-					if d.Status == stCompleted {
+					if d.Status == api.Completed {
 						// every example has its result: the count is final before the
 						// run's record is read again
 						l.run.Done = d.Summary.Examples
@@ -138,7 +139,7 @@ func (p *RunsPage) poll(c context.Context, id string, update liveUpdate) {
 			return
 		case <-time.After(pollEvery):
 		}
-		var r runView
+		var r api.Run
 		err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
 		if c.Err() != nil {
 			return
@@ -153,7 +154,7 @@ func (p *RunsPage) poll(c context.Context, id string, update liveUpdate) {
 		if e, ok := err.(*APIError); ok && e.Status == 404 {
 			return
 		}
-		if err == nil && !runActive(r.Status) {
+		if err == nil && !api.Active(r.Status) {
 			update(func(ctx app.Context, l *liveRun) { p.loadRuns(ctx) })
 			return
 		}
@@ -162,7 +163,7 @@ func (p *RunsPage) poll(c context.Context, id string, update liveUpdate) {
 
 // settle reads the ended run's record for its report, and refreshes the list of runs.
 func (p *RunsPage) settle(c context.Context, id string, update liveUpdate) {
-	var r runView
+	var r api.Run
 	err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
 	if c.Err() != nil {
 		return
@@ -177,8 +178,8 @@ func (p *RunsPage) settle(c context.Context, id string, update liveUpdate) {
 }
 
 // setReport takes the score and interval of a completed run's report.
-func (l *liveRun) setReport(r runView) {
-	if rep := r.report(); rep != nil {
+func (l *liveRun) setReport(r api.Run) {
+	if rep := r.DecodeReport(); rep != nil {
 		l.score, l.ci = rep.BenchmarkScore, rep.Confidence
 		if l.run.Summary == nil {
 			s := rep.Summary

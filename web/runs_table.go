@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"slices"
 	"strconv"
 
@@ -22,10 +23,10 @@ func (p *RunsPage) renderLive() app.UI {
 		app.H2().Style("margin", "0").Body(app.Text("Run "), app.Span().Class("mono").Title(l.id).Text(l.id)),
 		app.Span().ID("run-status").Class("badge "+r.Status).Text(status),
 		app.Span().Class("sep"),
-		app.If(runActive(r.Status), func() app.UI {
+		app.If(api.Active(r.Status), func() app.UI {
 			return app.Button().ID("cancel").Class("danger").Text("Cancel").OnClick(p.onAction("cancel"))
 		}),
-		app.If(runResumable(r.Status), func() app.UI {
+		app.If(api.Resumable(r.Status), func() app.UI {
 			return app.Button().ID("resume").Class("primary").Text("Resume").
 				Title("Evaluate only the examples this run has no result for").OnClick(p.onAction("resume"))
 		}),
@@ -38,7 +39,7 @@ func (p *RunsPage) renderLive() app.UI {
 			fmtInt(s.Valid) + " valid · " + fmtInt(s.InvalidOutputs) + " invalid output · " + fmtInt(s.ExecutionErrors) + " execution error")
 	}
 	total := noValue
-	if r.Total > 0 || l.loaded && !runActive(r.Status) {
+	if r.Total > 0 || l.loaded && !api.Active(r.Status) {
 		total = fmtInt(r.Total)
 	}
 	return app.Section().ID("live").Class("panel").DataSet("id", l.id).DataSet("status", r.Status).Style("margin-bottom", "12px").Body(
@@ -52,15 +53,15 @@ func (p *RunsPage) renderLive() app.UI {
 				app.Span().ID("run-total").DataSet("value", r.Total).Text(total), app.Text(" examples")),
 			app.Span().Body(app.Span().ID("run-rate").DataSet("value", strconv.FormatFloat(rate, 'f', -1, 64)).Text(fmtRate(rate)),
 				app.Text(" examples/s")),
-			app.If(runActive(r.Status) && etaText(r.Done, r.Total, rate) != "", func() app.UI {
+			app.If(api.Active(r.Status) && etaText(r.Done, r.Total, rate) != "", func() app.UI {
 				return app.Span().ID("run-eta").Class("muted").Text(etaText(r.Done, r.Total, rate))
 			}),
 			counts,
 		),
-		app.If(r.Status == stQueued, func() app.UI {
+		app.If(r.Status == api.Queued, func() app.UI {
 			return app.P().ID("run-queued").Class("muted").Text("Waiting for a free slot: the server runs a few runs at once and queues the rest.")
 		}),
-		app.If(l.polling && runActive(r.Status), func() app.UI {
+		app.If(l.polling && api.Active(r.Status), func() app.UI {
 			return app.P().Class("muted").Text("Live updates are unavailable; checking the run every second.")
 		}),
 		app.If(l.err != nil, func() app.UI { return app.P().Class("error").Text(apiErrText(l.err)) }),
@@ -70,7 +71,7 @@ func (p *RunsPage) renderLive() app.UI {
 
 // rateOf is a run's rate in examples per second: the live one while it runs, else its
 // average from start to finish (0 when unknown).
-func rateOf(r runView) float64 {
+func rateOf(r api.Run) float64 {
 	switch {
 	case r.Rate != nil && *r.Rate > 0:
 		return *r.Rate
@@ -87,7 +88,7 @@ func rateOf(r runView) float64 {
 func (p *RunsPage) renderOutcome() app.UI {
 	l := &p.live
 	switch l.run.Status {
-	case stCompleted:
+	case api.Completed:
 		score := app.Div().ID("run-score").DataSet("value", rawScore(l.score)).Body(app.Span().Class("score").Text(fmtScorePtr(l.score)))
 		if l.ci != nil {
 			score = app.Div().ID("run-score").DataSet("value", rawScore(l.score)).Body(
@@ -98,7 +99,7 @@ func (p *RunsPage) renderOutcome() app.UI {
 		}
 		return app.Div().Body(score, app.P().Body(
 			app.A().ID("run-results-link").Href(resultsURL(l.id, "")).Text("See every example's result →")))
-	case stAborted:
+	case api.Aborted:
 		msg := "The run was aborted."
 		if e := l.run.Error; e != nil {
 			msg = e.Code + ": " + e.Message
@@ -111,7 +112,7 @@ func (p *RunsPage) renderOutcome() app.UI {
 			}
 		}
 		return app.Div().ID("run-failure").Class("notice error").Text(msg)
-	case stCancelled, stInterrupted:
+	case api.Cancelled, api.Interrupted:
 		return app.P().ID("run-stopped").Class("muted").Text("This run was " + l.run.Status +
 			" with " + pluralize(l.run.Done, "stored result") + ". Resume evaluates only the missing examples.")
 	}
@@ -154,9 +155,9 @@ func (p *RunsPage) renderList() app.UI {
 }
 
 // renderRow is one run of the list; the followed run shows its live figures.
-func (p *RunsPage) renderRow(r runView) app.UI {
+func (p *RunsPage) renderRow(r api.Run) app.UI {
 	score := noValue
-	if rep := r.report(); rep != nil {
+	if rep := r.DecodeReport(); rep != nil {
 		score = fmtScorePtr(rep.BenchmarkScore)
 	}
 	if r.ID == p.live.id && p.live.loaded {
@@ -170,14 +171,14 @@ func (p *RunsPage) renderRow(r runView) app.UI {
 		counts = fmtInt(s.Valid) + " · " + fmtInt(s.InvalidOutputs) + " · " + fmtInt(s.ExecutionErrors)
 	}
 	examples := fmtInt(r.Done) + " / " + fmtInt(r.Total)
-	if r.Total == 0 && runActive(r.Status) {
+	if r.Total == 0 && api.Active(r.Status) {
 		examples = fmtInt(r.Done) + " / " + noValue
 	}
 	class := "run"
 	if r.ID == p.live.id {
 		class += " live"
 	}
-	completed := r.Status == stCompleted
+	completed := r.Status == api.Completed
 	check := app.Input().Type("checkbox").Class("pick").DataSet("id", r.ID).
 		Checked(slices.Contains(p.picks, r.ID)).Disabled(!completed).
 		Title(map[bool]string{true: "compare this run", false: "only completed runs can be compared"}[completed]).

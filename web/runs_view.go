@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ func (p *RunsPage) ready() bool {
 // renderPicker is the benchmark select, or why there is none.
 func (p *RunsPage) renderPicker() app.UI {
 	opts := make([]app.UI, 0, len(p.benches)+1)
-	if !slices.ContainsFunc(p.benches, func(b benchView) bool { return b.Path == p.path }) {
+	if !slices.ContainsFunc(p.benches, func(b api.Benchmark) bool { return b.Path == p.path }) {
 		label := "choose a benchmark"
 		if p.path != "" {
 			label = p.path
@@ -74,7 +75,7 @@ func (p *RunsPage) renderPicker() app.UI {
 }
 
 // benchLabel is a benchmark's line in the select: its path, validity and last score.
-func benchLabel(b benchView) string {
+func benchLabel(b api.Benchmark) string {
 	s := b.Path
 	if !b.Valid {
 		s += " — invalid (" + pluralize(b.Diagnostics, "problem") + ")"
@@ -136,7 +137,7 @@ func (p *RunsPage) renderBinding() app.UI {
 	case p.file == nil:
 		return line("muted", app.Text("Reading the benchmark…"))
 	}
-	sys := p.file.aiSystem()
+	sys := p.file.AISystem()
 	if sys == nil {
 		return line("error",
 			app.Text("This benchmark has "+pluralize(len(p.file.Diagnostics), "problem")+"; fix them before running it. "),
@@ -157,7 +158,7 @@ func (p *RunsPage) renderBinding() app.UI {
 			names = p.bindings.Bindings
 		}
 	}
-	name := sys.bindingName()
+	name := sys.BindingName()
 	what = append(what, app.Strong().ID("binding-name").Text(name), app.Text(" — "))
 	switch {
 	case p.bindErr != nil:

@@ -71,7 +71,7 @@ func (p *ComparePage) loadComparison(ctx app.Context) {
 	p.cmp, p.cmpErr, p.loading, p.flipsShow = nil, nil, true, flipsStep
 	ctx.Async(func() {
 		var c api.Comparison
-		err := Get(ctx, "/api/runs/compare?"+url.Values{"a": {a}, "b": {b}}.Encode(), &c)
+		err := Get(ctx, api.ComparePath(a, b), &c)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.a != a || p.b != b {
 				return
@@ -89,7 +89,7 @@ func (p *ComparePage) loadRunA(ctx app.Context) {
 	a := p.a
 	ctx.Async(func() {
 		var r api.Run
-		err := Get(ctx, "/api/runs/"+url.PathEscape(a), &r)
+		err := Get(ctx, api.RunPath(a), &r)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.a != a {
 				return
@@ -115,7 +115,7 @@ func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
 		var out struct {
 			Runs []api.Run `json:"runs"`
 		}
-		err := Get(ctx, "/api/runs?"+key, &out)
+		err := Get(ctx, api.RunsQueryPath(q), &out)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.candsKey != key {
 				return
@@ -137,7 +137,7 @@ func (p *ComparePage) loadCands(ctx app.Context, q url.Values) {
 func (p *ComparePage) loadBenches(ctx app.Context) {
 	ctx.Async(func() {
 		var list []api.Benchmark
-		err := Get(ctx, "/api/benchmarks", &list)
+		err := Get(ctx, api.BenchmarksPath, &list)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.benchErr = err
 			if err == nil {

@@ -2,7 +2,7 @@ package web
 
 import (
 	"errors"
-	"net/url"
+	"github.com/benchy-eval/benchy/api"
 	"path"
 	"strings"
 
@@ -75,7 +75,7 @@ func (e *Editor) onNew(ctx app.Context, ev app.Event) {
 func (e *Editor) loadList(ctx app.Context) {
 	ctx.Async(func() {
 		var list []benchmarkInfo
-		err := Get(ctx, "/api/benchmarks", &list)
+		err := Get(ctx, api.BenchmarksPath, &list)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err == nil {
 				e.benchmarks = list
@@ -97,7 +97,7 @@ func (e *Editor) open(ctx app.Context, p string, fallback draft) {
 		var file struct {
 			YAML string `json:"yaml"`
 		}
-		err := Get(ctx, "/api/benchmarks/"+escapePath(p), &file)
+		err := Get(ctx, api.BenchmarkPath(p), &file)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
@@ -126,7 +126,7 @@ func (e *Editor) onSave(ctx app.Context, ev app.Event) {
 	}
 	src := e.yaml
 	ctx.Async(func() {
-		err := Send(ctx, "PUT", "/api/benchmarks/"+escapePath(p), map[string]string{"yaml": src}, nil)
+		err := Send(ctx, "PUT", api.BenchmarkPath(p), map[string]string{"yaml": src}, nil)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				e.note, e.noteBad = "not saved: "+errorText(err), true
@@ -176,15 +176,6 @@ func savePath(typed string) (string, error) {
 		return "", errors.New("benchy.runtime.yaml is the workspace's runtime file, not a benchmark")
 	}
 	return p, nil
-}
-
-// escapePath escapes each segment of a workspace path for a URL.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
 
 // errorText explains an API error; a network error means the server is not reachable.

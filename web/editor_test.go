@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"os"
 	"reflect"
 	"strings"
@@ -80,8 +81,8 @@ func TestSavePath(t *testing.T) {
 			t.Errorf("savePath(%q) = %q, %v; want an error about %q", c.in, got, err, c.err)
 		}
 	}
-	if got := escapePath("my dir/a#b.yaml"); got != "my%20dir/a%23b.yaml" {
-		t.Errorf("escapePath = %q", got)
+	if got := api.BenchmarkPath("my dir/a#b.yaml"); got != "/api/benchmarks/my%20dir/a%23b.yaml" {
+		t.Errorf("api.BenchmarkPath = %q", got)
 	}
 }
 

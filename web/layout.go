@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -49,7 +50,7 @@ func (s *Status) OnMount(ctx app.Context) {
 	app.Window().Call("addEventListener", "online", online)
 	app.Window().Call("addEventListener", "offline", offline)
 	ctx.Async(func() {
-		err := Get(ctx, "/api/ontology", nil)
+		err := Get(ctx, api.OntologyPath, nil)
 		ctx.Dispatch(func(ctx app.Context) {
 			s.online = !Offline(err)
 			if e, ok := err.(*APIError); ok && e.Status == 401 {

@@ -2,19 +2,9 @@ package web
 
 import (
 	"net/url"
-	"strings"
 )
 
 // Links between the pages, and the API's paths and errors as the pages show them.
-
-// apiPath escapes a workspace path for an API URL, segment by segment.
-func apiPath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
-}
 
 // runsURL is the runs page of a benchmark, attached to run id when it is set.
 func runsURL(benchmark, id string) string { return pageURL("/runs", "benchmark", benchmark, "run", id) }

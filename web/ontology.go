@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,7 +35,7 @@ func (p *OntologyPage) OnMount(ctx app.Context) {
 	}
 	ctx.Async(func() {
 		var reg ontology.Registry
-		err := Get(ctx, "/api/ontology", &reg)
+		err := Get(ctx, api.OntologyPath, &reg)
 		if err != nil || len(reg.Tasks) == 0 {
 			return // offline, or an odd answer: the built-in registry stays
 		}

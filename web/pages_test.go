@@ -109,7 +109,7 @@ func TestPagesURLs(t *testing.T) {
 		{compareURL("A", "B"), "/compare?a=A&b=B"},
 		{compareURL("A", ""), "/compare?a=A"},
 		{compareURL("", ""), "/compare"},
-		{apiPath("dir with space/b#1.yaml"), "dir%20with%20space/b%231.yaml"},
+		{api.BenchmarkPath("dir with space/b#1.yaml"), "/api/benchmarks/dir%20with%20space/b%231.yaml"},
 		{exportHref("01ABC", "csv"), "/api/runs/01ABC/results?format=csv"},
 		{editorURL("x/b.yaml"), "/?path=x%2Fb.yaml"},
 	} {

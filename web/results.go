@@ -71,7 +71,7 @@ func (p *ResultsPage) loadRun(ctx app.Context) {
 	}
 	ctx.Async(func() {
 		var r api.Run
-		err := Get(ctx, "/api/runs/"+url.PathEscape(id), &r)
+		err := Get(ctx, api.RunPath(id), &r)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.id != id {
 				return
@@ -102,7 +102,7 @@ func (p *ResultsPage) loadPage(ctx app.Context) {
 	p.loading = true
 	ctx.Async(func() {
 		var pg api.ResultPage
-		err := Get(ctx, "/api/runs/"+url.PathEscape(id)+"/results?"+q.Encode(), &pg)
+		err := Get(ctx, api.ResultsPath(id, q), &pg)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.gen != gen {
 				return
@@ -154,7 +154,7 @@ func (p *ResultsPage) summary() *api.Summary {
 
 // exportHref is the server's export of the run in format.
 func exportHref(id, format string) string {
-	return "/api/runs/" + url.PathEscape(id) + "/results?format=" + format
+	return api.ResultsPath(id, url.Values{"format": {format}})
 }
 
 // onExport downloads an export with the tab's token when the server wants one (a plain

@@ -98,7 +98,7 @@ func (p *RunsPage) choose(ctx app.Context, path string) {
 	}
 	ctx.Async(func() {
 		var f api.BenchmarkFile
-		err := Get(ctx, "/api/benchmarks/"+apiPath(path), &f)
+		err := Get(ctx, api.BenchmarkPath(path), &f)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.path != path {
 				return
@@ -117,7 +117,7 @@ func (p *RunsPage) loadBenches(ctx app.Context) {
 	p.benchesGo = true
 	ctx.Async(func() {
 		var list []api.Benchmark
-		err := Get(ctx, "/api/benchmarks", &list)
+		err := Get(ctx, api.BenchmarksPath, &list)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.benchesErr, p.benchesGo = err, false
 			if err != nil {
@@ -134,7 +134,7 @@ func (p *RunsPage) loadBenches(ctx app.Context) {
 func (p *RunsPage) loadBindings(ctx app.Context) {
 	ctx.Async(func() {
 		var b api.Bindings
-		err := Get(ctx, "/api/bindings", &b)
+		err := Get(ctx, api.BindingsPath, &b)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.bindErr = err
 			if err == nil {
@@ -156,7 +156,7 @@ func (p *RunsPage) loadRuns(ctx app.Context) {
 		var out struct {
 			Runs []api.Run `json:"runs"`
 		}
-		err := Get(ctx, "/api/runs?"+url.Values{"benchmark": {path}, "limit": {strconv.Itoa(runsLimit)}}.Encode(), &out)
+		err := Get(ctx, api.RunsQueryPath(url.Values{"benchmark": {path}, "limit": {strconv.Itoa(runsLimit)}}), &out)
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.path != path {
 				return

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"github.com/benchy-eval/benchy/api"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -52,7 +51,7 @@ func (p *RunsPage) onStart(ctx app.Context, e app.Event) {
 		var out struct {
 			ID string `json:"id"`
 		}
-		err := Send(ctx, "POST", "/api/runs", req, &out)
+		err := Send(ctx, "POST", api.RunsPath, req, &out)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.starting = false
 			if err != nil {
@@ -87,7 +86,11 @@ func (p *RunsPage) onAction(action string) app.EventHandler {
 		}
 		p.runErr = nil
 		ctx.Async(func() {
-			err := Send(ctx, "POST", "/api/runs/"+url.PathEscape(id)+"/"+action, struct{}{}, nil)
+			path := api.ResumePath(id)
+			if action == "cancel" {
+				path = api.CancelPath(id)
+			}
+			err := Send(ctx, "POST", path, struct{}{}, nil)
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
 					p.runErr = err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/benchy-eval/benchy/api"
-	"net/url"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -58,7 +57,7 @@ func (p *RunsPage) attach(ctx app.Context, id string) {
 	}
 	ctx.Async(func() {
 		var r api.Run
-		err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
+		err := Get(c, api.RunPath(id), &r)
 		if c.Err() != nil {
 			return
 		}
@@ -89,7 +88,7 @@ type liveUpdate func(func(ctx app.Context, l *liveRun))
 // stream follows run id's events until its "done" event, and reports whether it came.
 func (p *RunsPage) stream(c context.Context, id string, update liveUpdate) bool {
 	done := false
-	Stream(c, "/api/runs/"+url.PathEscape(id)+"/events", func(ev Event) bool {
+	Stream(c, api.EventsPath(id), func(ev Event) bool {
 		switch ev.Name {
 		case "progress":
 			var pr api.Progress
@@ -140,7 +139,7 @@ func (p *RunsPage) poll(c context.Context, id string, update liveUpdate) {
 		case <-time.After(pollEvery):
 		}
 		var r api.Run
-		err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
+		err := Get(c, api.RunPath(id), &r)
 		if c.Err() != nil {
 			return
 		}
@@ -164,7 +163,7 @@ func (p *RunsPage) poll(c context.Context, id string, update liveUpdate) {
 // settle reads the ended run's record for its report, and refreshes the list of runs.
 func (p *RunsPage) settle(c context.Context, id string, update liveUpdate) {
 	var r api.Run
-	err := Get(c, "/api/runs/"+url.PathEscape(id), &r)
+	err := Get(c, api.RunPath(id), &r)
 	if c.Err() != nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -26,40 +27,12 @@ const (
 	followEvery   = time.Second // how often the stream of another process's run reads the store
 )
 
-// progressEvent is the "progress" event, and the live progress of a run.
-type progressEvent struct {
-	Done    int            `json:"done"`
-	Total   int            `json:"total"`
-	Summary engine.Summary `json:"summary"`
-	Rate    float64        `json:"rate"` // examples evaluated (not reused) per second in this execution
-}
-
-// exampleEvent is the "example" event: one completed example.
-type exampleEvent struct {
-	Index  int           `json:"index"`
-	Status engine.Status `json:"status"`
-	Score  *float64      `json:"score"`
-}
-
-// skippedEvent is the "skipped" event: the examples From to To (inclusive) completed, but the
-// client fell behind and was not sent them one by one; GET .../results has them.
-type skippedEvent struct {
-	From  int `json:"from"`
-	To    int `json:"to"`
-	Count int `json:"count"`
-}
-
-// doneEvent is the "done" event, the last of a stream: where the run ended.
-type doneEvent struct {
-	Status         store.Status    `json:"status"`
-	Summary        *engine.Summary `json:"summary"`
-	BenchmarkScore *float64        `json:"benchmark_score,omitempty"`
-	Error          *store.RunError `json:"error,omitempty"`
-}
+// The events of a run's stream are api's: api.Progress (also a run's live progress),
+// api.Example, api.Skipped and api.Done.
 
 // doneOf describes a stored run of workspace dir as a done event.
-func doneOf(run store.Run, dir string) doneEvent {
-	d := doneEvent{Status: run.Status, Summary: run.Summary, Error: inWorkspace(run.Error, dir)}
+func doneOf(run store.Run, dir string) api.Done {
+	d := api.Done{Status: string(run.Status), Summary: (*api.Summary)(run.Summary), Error: wireError(inWorkspace(run.Error, dir))}
 	if len(run.Report) > 0 {
 		var rep struct {
 			Score *float64 `json:"benchmark_score"`
@@ -69,6 +42,15 @@ func doneOf(run store.Run, dir string) doneEvent {
 		}
 	}
 	return d
+}
+
+// wireError is a run's error as the API sends it.
+func wireError(e *store.RunError) *api.RunError {
+	if e == nil {
+		return nil
+	}
+	return &api.RunError{File: e.File, Phase: e.Phase, Code: string(e.Code), Path: e.Path,
+		Message: e.Message, Line: e.Line, Column: e.Column, Suggestion: e.Suggestion}
 }
 
 // inWorkspace shows the file of a run's error relative to workspace dir: the server's
@@ -90,28 +72,28 @@ func inWorkspace(e *store.RunError, dir string) *store.RunError {
 // appends to each subscriber's bounded queue and wakes it.
 type broker struct {
 	mu       sync.Mutex
-	progress progressEvent
+	progress api.Progress
 	seq      uint64 // counts progress updates
-	final    *doneEvent
+	final    *api.Done
 	subs     []*subscriber
 }
 
 type subscriber struct {
 	wake     chan struct{} // holds one wake-up at most
-	examples []exampleEvent
-	skipped  *skippedEvent
+	examples []api.Example
+	skipped  *api.Skipped
 }
 
 // batch is what a subscriber has to send.
 type batch struct {
-	skipped  *skippedEvent
-	examples []exampleEvent
-	progress progressEvent
+	skipped  *api.Skipped
+	examples []api.Example
+	progress api.Progress
 	seq      uint64
-	final    *doneEvent
+	final    *api.Done
 }
 
-func newBroker(initial progressEvent) *broker { return &broker{progress: initial} }
+func newBroker(initial api.Progress) *broker { return &broker{progress: initial} }
 
 func (b *broker) subscribe() *subscriber {
 	s := &subscriber{wake: make(chan struct{}, 1)}
@@ -129,14 +111,14 @@ func (b *broker) unsubscribe(s *subscriber) {
 
 // example publishes a completed example. The engine reports examples in index order, so
 // what a subscriber drops is always the run of indices just before what it keeps.
-func (b *broker) example(e exampleEvent) {
+func (b *broker) example(e api.Example) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, s := range b.subs {
 		if len(s.examples) == maxPending {
 			drop := s.examples[:maxPending/2] // half at once: a stalled client costs O(1) per event
 			if s.skipped == nil {
-				s.skipped = &skippedEvent{From: drop[0].Index}
+				s.skipped = &api.Skipped{From: drop[0].Index}
 			}
 			s.skipped.To = drop[len(drop)-1].Index
 			s.skipped.Count = s.skipped.To - s.skipped.From + 1
@@ -148,7 +130,7 @@ func (b *broker) example(e exampleEvent) {
 }
 
 // setProgress publishes the run's progress; subscribers send the latest when their turn comes.
-func (b *broker) setProgress(p progressEvent) {
+func (b *broker) setProgress(p api.Progress) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.progress = p
@@ -159,14 +141,14 @@ func (b *broker) setProgress(p progressEvent) {
 }
 
 // snapshot is the latest progress, and whether the run reported any in this execution.
-func (b *broker) snapshot() (progressEvent, bool) {
+func (b *broker) snapshot() (api.Progress, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.progress, b.seq > 0
 }
 
 // finish publishes the end of the run.
-func (b *broker) finish(d doneEvent) {
+func (b *broker) finish(d api.Done) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.final = &d
@@ -307,7 +289,7 @@ func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.Respons
 				}
 				counted, cost = time.Now(), time.Since(began)
 			}
-			sendEvent(w, "progress", progressEvent{Done: run.Done, Total: run.Total, Summary: sum})
+			sendEvent(w, "progress", api.Progress{Done: run.Done, Total: run.Total, Summary: api.Summary(sum)})
 			last = run.Done
 		}
 		if err := rc.Flush(); err != nil {

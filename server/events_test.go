@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"math"
 	"net/http"
 	"slices"
@@ -27,7 +28,7 @@ func TestEvents(t *testing.T) {
 	openGate(t, dir) // every example completes after the client is listening
 
 	var examples []int
-	var last progressEvent
+	var last api.Progress
 	progress := 1
 	for {
 		e, ok := next()
@@ -39,16 +40,16 @@ func TestEvents(t *testing.T) {
 			progress++
 			json.Unmarshal([]byte(e.data), &last)
 		case "example":
-			var ex exampleEvent
+			var ex api.Example
 			json.Unmarshal([]byte(e.data), &ex)
 			examples = append(examples, ex.Index)
 			if (ex.Index%4 == 3) != (ex.Status == "execution_error") || (ex.Score == nil) != (ex.Status != "valid") {
 				t.Errorf("example %s", e.data)
 			}
 		case "done":
-			var d doneEvent
+			var d api.Done
 			json.Unmarshal([]byte(e.data), &d)
-			if d.Status != store.Completed || d.Summary == nil || d.Summary.Examples != slowExamples || d.BenchmarkScore == nil {
+			if d.Status != api.Completed || d.Summary == nil || d.Summary.Examples != slowExamples || d.BenchmarkScore == nil {
 				t.Errorf("done %s", e.data)
 			}
 			if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}; !slices.Equal(examples, want) {
@@ -80,9 +81,9 @@ func TestEventsOfAFinishedRun(t *testing.T) {
 	next, closeStream := events(t, srv, id)
 	defer closeStream()
 	e, ok := next()
-	var d doneEvent
+	var d api.Done
 	json.Unmarshal([]byte(e.data), &d)
-	if !ok || e.name != "done" || d.Status != store.Completed || d.Summary.Valid != 6 || math.Abs(*d.BenchmarkScore-invoiceScore) > 1e-12 {
+	if !ok || e.name != "done" || d.Status != api.Completed || d.Summary.Valid != 6 || math.Abs(*d.BenchmarkScore-invoiceScore) > 1e-12 {
 		t.Errorf("event %+v", e)
 	}
 	if _, more := next(); more {
@@ -96,13 +97,13 @@ func TestEventsOfAFinishedRun(t *testing.T) {
 // TestSlowSubscriber: a subscriber that does not read keeps a bounded queue; what it
 // missed comes back as one skipped range, right before the examples it kept.
 func TestSlowSubscriber(t *testing.T) {
-	b := newBroker(progressEvent{})
+	b := newBroker(api.Progress{})
 	idle, reader := b.subscribe(), b.subscribe()
 	const n = 10_000
 	var got []int
 	for i := range n {
-		b.example(exampleEvent{Index: i, Status: "valid"})
-		b.setProgress(progressEvent{Done: i + 1, Total: n})
+		b.example(api.Example{Index: i, Status: "valid"})
+		b.setProgress(api.Progress{Done: i + 1, Total: n})
 		if i%100 == 99 {
 			bt := b.take(reader)
 			if bt.skipped != nil {
@@ -131,7 +132,7 @@ func TestSlowSubscriber(t *testing.T) {
 	if last := bt.examples[len(bt.examples)-1].Index; last != n-1 || bt.progress.Done != n || bt.seq != n {
 		t.Errorf("last kept %d, progress %+v (seq %d)", last, bt.progress, bt.seq)
 	}
-	b.finish(doneEvent{Status: store.Completed})
+	b.finish(api.Done{Status: api.Completed})
 	if bt := b.take(idle); bt.final == nil || bt.skipped != nil || len(bt.examples) != 0 {
 		t.Errorf("after finish: %+v", bt)
 	}

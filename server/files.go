@@ -207,10 +207,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 		s.writeFailed(w, p, in.err, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Path string `json:"path"`
-		Size int64  `json:"size"`
-	}{p, info.Size()})
+	writeJSON(w, http.StatusOK, api.Saved{Path: p, Size: info.Size()})
 }
 
 // bodyReader keeps the error of reading a request body, to tell it from one of writing.

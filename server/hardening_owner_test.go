@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -142,9 +143,9 @@ func TestHardeningStaleRunResumable(t *testing.T) {
 
 	e, _, closeStream := firstEvent(t, srv, viaEvents)
 	defer closeStream()
-	var d doneEvent
+	var d api.Done
 	json.Unmarshal([]byte(e.data), &d)
-	if e.name != "done" || d.Status != store.Interrupted {
+	if e.name != "done" || d.Status != api.Interrupted {
 		t.Errorf("events of a run whose process is gone: %s %s, want done interrupted", e.name, e.data)
 	}
 	var list struct{ Runs []runView }
@@ -186,7 +187,7 @@ func TestHardeningOtherProcessRun(t *testing.T) {
 	began := time.Now()
 	e, next, closeStream := firstEvent(t, srv, id)
 	defer closeStream()
-	var p progressEvent
+	var p api.Progress
 	json.Unmarshal([]byte(e.data), &p)
 	if e.name != "progress" || p.Done != 2 || p.Total != slowExamples || p.Summary.Valid != 2 {
 		t.Fatalf("first event of another process's run: %s %s, want progress with 2 of %d done", e.name, e.data, slowExamples)
@@ -211,9 +212,9 @@ func TestHardeningOtherProcessRun(t *testing.T) {
 			t.Fatal("the stream ended without done")
 		}
 		if e.name == "done" {
-			var d doneEvent
+			var d api.Done
 			json.Unmarshal([]byte(e.data), &d)
-			if d.Status != store.Completed || d.BenchmarkScore == nil || *d.BenchmarkScore != 1 {
+			if d.Status != api.Completed || d.BenchmarkScore == nil || *d.BenchmarkScore != 1 {
 				t.Errorf("done: %s", e.data)
 			}
 			break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -50,7 +51,7 @@ type job struct {
 func newJob(b *ir.Benchmark, factory engine.Factory, opts engine.Options) *job {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	return &job{b: b, factory: factory, opts: opts, ctx: ctx, cancel: cancel, stop: make(chan struct{}),
-		events: newBroker(progressEvent{}), done: make(chan struct{})}
+		events: newBroker(api.Progress{}), done: make(chan struct{})}
 }
 
 // manager runs at most max runs at once; at most MaxQueued others wait in a queue, first in
@@ -146,7 +147,7 @@ func (m *manager) cancel(id string) error {
 // settleQueued ends a job that never started. Call it with mu held.
 func (m *manager) settleQueued(j *job, status store.Status) error {
 	err := m.st.SetStatus(j.id, status)
-	d := doneEvent{Status: status}
+	d := api.Done{Status: string(status)}
 	if run, gerr := m.st.GetRun(j.id); gerr == nil {
 		d = doneOf(run, m.dir)
 	}
@@ -182,7 +183,7 @@ func (m *manager) execute(j *job) {
 	m.running--
 	m.schedule()
 	m.mu.Unlock()
-	d := doneEvent{Status: store.Interrupted}
+	d := api.Done{Status: string(store.Interrupted)}
 	if run, err := m.st.GetRun(j.id); err == nil {
 		d = doneOf(run, m.dir)
 	} else {
@@ -238,7 +239,7 @@ func (m *manager) run(j *job) (end func() error) {
 				}
 			}
 		}
-		j.events.example(exampleEvent{Index: res.Index, Status: res.Status, Score: res.Score})
+		j.events.example(api.Example{Index: res.Index, Status: string(res.Status), Score: res.Score})
 	}
 	opts.Progress = func(p engine.Progress) {
 		if !totalKnown {
@@ -251,7 +252,7 @@ func (m *manager) run(j *job) (end func() error) {
 		if s := p.Elapsed.Seconds(); s > 0 {
 			rate = float64(evaluated) / s
 		}
-		j.events.setProgress(progressEvent{Done: p.Done, Total: p.Total, Summary: p.Summary, Rate: rate})
+		j.events.setProgress(api.Progress{Done: p.Done, Total: p.Total, Summary: api.Summary(p.Summary), Rate: rate})
 	}
 	rep, err := engine.Run(j.ctx, j.b, j.factory, opts)
 	if cerr := w.Close(); werr == nil {

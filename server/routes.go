@@ -86,10 +86,7 @@ func compileYAML(src []byte) (compileResult, *ir.Benchmark, error) {
 // bindings lists the names of the workspace's bindings and providers: never their commands,
 // URLs, environment or keys.
 func (s *Server) bindings(w http.ResponseWriter, r *http.Request) {
-	out := struct {
-		Bindings  []string `json:"bindings"`
-		Providers []string `json:"providers"`
-	}{[]string{}, []string{}}
+	out := api.Bindings{Bindings: []string{}, Providers: []string{}}
 	rt, ok := s.runtime(w, RuntimeFile)
 	if !ok {
 		return

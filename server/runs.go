@@ -46,13 +46,6 @@ func workers(n int) int {
 // queueFullRetry is the Retry-After of a run refused for a full queue, in seconds.
 const queueFullRetry = "10"
 
-// startRequest is the body of POST /api/runs.
-type startRequest struct {
-	Benchmark   string `json:"benchmark"` // relative to the workspace
-	Limit       int    `json:"limit"`
-	Concurrency int    `json:"concurrency"`
-}
-
 // invalidBenchmark answers a run of a benchmark that does not compile.
 type invalidBenchmark struct {
 	api.Error
@@ -62,7 +55,7 @@ type invalidBenchmark struct {
 // startRun compiles a benchmark, binds its AI-system and queues a run of it. Nothing is
 // recorded unless the run can start: an invalid benchmark or a missing binding is refused.
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
-	var req startRequest
+	var req api.StartRun
 	if !readJSON(w, r, &req) {
 		return
 	}
@@ -113,8 +106,8 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		s.enqueueError(w, err)
 		return
 	}
-	w.Header().Set("Location", "/api/runs/"+url.PathEscape(id))
-	writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+	w.Header().Set("Location", api.RunPath(id))
+	writeJSON(w, http.StatusAccepted, api.Started{ID: id})
 }
 
 // benchmarkDir is the directory of a workspace benchmark: its data and artifacts resolve
@@ -193,7 +186,7 @@ func (s *Server) view(run store.Run) runView {
 	if p, ok := j.events.snapshot(); ok {
 		// done stays the stored count (committed: what a crash cannot take back); the
 		// rest are the engine's live figures.
-		v.Total, v.Summary, v.Rate = p.Total, &p.Summary, &p.Rate
+		v.Total, v.Summary, v.Rate = p.Total, (*engine.Summary)(&p.Summary), &p.Rate
 	}
 	return v
 }
@@ -371,7 +364,7 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch err := s.runs.cancel(id); {
 	case err == nil:
-		writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+		writeJSON(w, http.StatusAccepted, api.Started{ID: id})
 	case errors.Is(err, errNotExecuted):
 		stored, err := s.st.GetRun(id)
 		if err != nil {
@@ -439,5 +432,5 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		s.enqueueError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, map[string]string{"id": id})
+	writeJSON(w, http.StatusAccepted, api.Started{ID: id})
 }

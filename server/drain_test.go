@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ func TestDrain(t *testing.T) {
 	var log lockedBuffer
 	s, srv := serve(t, Config{Workspace: dir, Log: &log})
 	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 4}`)
-	waitRun(t, srv, id, "2 done", func(v runView) bool { return v.Done == 2 })
+	waitRun(t, srv, id, "2 done", func(v api.Run) bool { return v.Done == 2 })
 	for len(calls(t, dir)) < 6 { // examples 2-5 are in flight, held by the gate
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -39,7 +40,7 @@ func TestDrain(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
-	if v := getRun(t, srv, id); v.Status != store.Interrupted || v.Done != 6 {
+	if v := getRun(t, srv, id); v.Status != api.Interrupted || v.Done != 6 {
 		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
 	}
 	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1, 2, 3, 4, 5}) {
@@ -57,7 +58,7 @@ func TestDrain(t *testing.T) {
 	_, srv2 := serve(t, Config{Workspace: dir})
 	before := len(calls(t, dir))
 	decode(t, srv2, "POST", "/api/runs/"+id+"/resume", "{}", http.StatusAccepted, nil)
-	if v := waitRun(t, srv2, id, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || v.Done != slowExamples {
+	if v := waitRun(t, srv2, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil }); v.Status != api.Completed || v.Done != slowExamples {
 		t.Fatalf("resumed: %s, %d done", v.Status, v.Done)
 	}
 	if asked := slices.Sorted(slices.Values(calls(t, dir)[before:])); !slices.Equal(asked, []int{6, 7, 8, 9, 10, 11}) {
@@ -87,7 +88,7 @@ func TestDrainIdle(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("an idle shutdown took %v", d)
 	}
-	if v := getRun(t, srv, id); v.Status != store.Completed {
+	if v := getRun(t, srv, id); v.Status != api.Completed {
 		t.Errorf("a finished run became %s", v.Status)
 	}
 }

@@ -122,7 +122,7 @@ func TestHardeningStaleRunResumable(t *testing.T) {
 		killOwner(t, dir, id)
 	}
 
-	if v := getRun(t, srv, viaGet); v.Status != store.Interrupted || v.Done != 5 {
+	if v := getRun(t, srv, viaGet); v.Status != api.Interrupted || v.Done != 5 {
 		t.Errorf("GET of a run whose process is gone: %s with %d done, want interrupted with 5", v.Status, v.Done)
 	}
 	decode(t, srv, "POST", "/api/runs/"+viaResume+"/resume", "{}", http.StatusAccepted, nil)
@@ -137,7 +137,7 @@ func TestHardeningStaleRunResumable(t *testing.T) {
 	if r.status != http.StatusConflict || !strings.Contains(r.body, "not_running") || !strings.Contains(r.body, "interrupted now") {
 		t.Errorf("cancel of a run whose process is gone: %d %s", r.status, r.body)
 	}
-	if v := getRun(t, srv, viaCancel); v.Status != store.Interrupted {
+	if v := getRun(t, srv, viaCancel); v.Status != api.Interrupted {
 		t.Errorf("after the cancel: %s", v.Status)
 	}
 
@@ -148,9 +148,9 @@ func TestHardeningStaleRunResumable(t *testing.T) {
 	if e.name != "done" || d.Status != api.Interrupted {
 		t.Errorf("events of a run whose process is gone: %s %s, want done interrupted", e.name, e.data)
 	}
-	var list struct{ Runs []runView }
+	var list struct{ Runs []api.Run }
 	decode(t, srv, "GET", "/api/runs", "", http.StatusOK, &list)
-	if i := slices.IndexFunc(list.Runs, func(v runView) bool { return v.ID == viaList }); i < 0 || list.Runs[i].Status != store.Interrupted {
+	if i := slices.IndexFunc(list.Runs, func(v api.Run) bool { return v.ID == viaList }); i < 0 || list.Runs[i].Status != api.Interrupted {
 		t.Errorf("the listing shows a run whose process is gone as %+v", list.Runs)
 	}
 }
@@ -180,7 +180,7 @@ func TestHardeningOtherProcessRun(t *testing.T) {
 	if r.status != http.StatusConflict || !strings.Contains(r.body, "not_resumable") || !strings.Contains(r.body, "running in "+owner) {
 		t.Errorf("resume of another process's run: %d %s, want 409 naming %s", r.status, r.body, owner)
 	}
-	if v := getRun(t, srv, id); v.Status != store.Running {
+	if v := getRun(t, srv, id); v.Status != api.Running {
 		t.Errorf("another live process's run shows %s", v.Status)
 	}
 
@@ -248,7 +248,7 @@ func TestHardeningKilledCLIRun(t *testing.T) {
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	var id string
 	waitFor(t, "the CLI run stored 4 results", func() bool {
-		var list struct{ Runs []runView }
+		var list struct{ Runs []api.Run }
 		decode(t, srv, "GET", "/api/runs", "", http.StatusOK, &list)
 		if len(list.Runs) == 1 && list.Runs[0].Done == 4 {
 			id = list.Runs[0].ID
@@ -256,7 +256,7 @@ func TestHardeningKilledCLIRun(t *testing.T) {
 		}
 		return false
 	})
-	if v := getRun(t, srv, id); v.Status != store.Running {
+	if v := getRun(t, srv, id); v.Status != api.Running {
 		t.Fatalf("the live CLI run shows %s\n%s", v.Status, stderr.String())
 	}
 	r := call(t, srv, "POST", "/api/runs/"+id+"/cancel", "{}")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -62,8 +63,8 @@ func TestHardeningRunPathsConfined(t *testing.T) {
 		{"env/benchmark.yaml", "hidden"},
 	} {
 		id := startRun(t, srv, `{"benchmark": "`+tt.benchmark+`"}`)
-		v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil })
-		if v.Status != store.Aborted || v.Error == nil || v.Error.Code != diag.DataNotFound || !strings.Contains(v.Error.Message, tt.why) {
+		v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+		if v.Status != api.Aborted || v.Error == nil || v.Error.Code != string(diag.DataNotFound) || !strings.Contains(v.Error.Message, tt.why) {
 			t.Errorf("%s: %s %+v, want aborted with data_not_found saying %q", tt.benchmark, v.Status, v.Error, tt.why)
 		}
 		if r := call(t, srv, "GET", "/api/runs/"+id, ""); strings.Contains(r.body, "SECRET") {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/store"
 )
 
 // modelYAML is a benchmark of a model behind the provider "local", with an image input.
@@ -103,8 +103,8 @@ func TestHardeningRunPrivateHardLinks(t *testing.T) {
 		{"ds/benchmark.yaml", diag.DataNotFound},
 	} {
 		id := startRun(t, srv, `{"benchmark": "`+tt.benchmark+`"}`)
-		v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil })
-		if v.Status != store.Aborted || v.Error == nil || v.Error.Code != tt.code || !strings.Contains(v.Error.Message, "is the runtime file") {
+		v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+		if v.Status != api.Aborted || v.Error == nil || v.Error.Code != string(tt.code) || !strings.Contains(v.Error.Message, "is the runtime file") {
 			t.Errorf("%s (a hard link): %s %+v, want aborted with %s saying it is the runtime file", tt.benchmark, v.Status, v.Error, tt.code)
 		}
 		if r := call(t, srv, "GET", "/api/runs/"+id, ""); strings.Contains(r.body, "SECRET") {
@@ -123,7 +123,7 @@ func TestHardeningRunPrivateHardLinks(t *testing.T) {
 	}
 	// A benchmark of the same kind with files of its own runs, and asks the provider.
 	id := startRun(t, srv, `{"benchmark": "prompt-ok/benchmark.yaml"}`)
-	if v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || asked.Load() == 0 {
+	if v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil }); v.Status != api.Completed || asked.Load() == 0 {
 		t.Errorf("a benchmark with its own prompt and image: %s %+v, the provider asked %d times", v.Status, v.Error, asked.Load())
 	}
 }

@@ -123,7 +123,7 @@ func TestHardeningRunQueueBound(t *testing.T) {
 	if limit := int64(1+MaxQueued) * 3 << 20; grown > limit || heap > 2*limit {
 		t.Errorf("the store grew %d MB and the heap %d MB, want at most %d and %d MB", grown>>20, heap>>20, limit>>20, 2*limit>>20)
 	}
-	var list struct{ Runs []runView }
+	var list struct{ Runs []api.Run }
 	decode(t, srv, "GET", "/api/runs?benchmark=slow/big.yaml&limit=1000", "", http.StatusOK, &list)
 	if len(list.Runs) != accepted {
 		t.Errorf("%d runs stored, want the %d accepted", len(list.Runs), accepted)
@@ -134,13 +134,13 @@ func TestHardeningRunQueueBound(t *testing.T) {
 	if r.status != http.StatusTooManyRequests || !strings.Contains(r.body, "queue_full") {
 		t.Errorf("a resume with the queue full: %d %s", r.status, r.body)
 	}
-	if v := getRun(t, srv, old); v.Status != store.Cancelled {
+	if v := getRun(t, srv, old); v.Status != api.Cancelled {
 		t.Errorf("the refused resume left the run %s", v.Status)
 	}
 	// A queued run cancelled frees its place.
 	var queued string
 	for _, v := range list.Runs {
-		if v.Status == store.Queued {
+		if v.Status == api.Queued {
 			queued = v.ID
 			break
 		}
@@ -173,7 +173,7 @@ func TestHardeningRunConcurrencyCap(t *testing.T) {
 			t.Errorf("concurrency %d: %d %s, want 400 naming %d", n, r.status, r.body, MaxConcurrency)
 		}
 	}
-	var list struct{ Runs []runView }
+	var list struct{ Runs []api.Run }
 	decode(t, srv, "GET", "/api/runs", "", http.StatusOK, &list)
 	if len(list.Runs) != 0 {
 		t.Errorf("refused runs were recorded: %d", len(list.Runs))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -206,15 +207,15 @@ func startRun(t *testing.T, srv *httptest.Server, body string) string {
 	return got.ID
 }
 
-func getRun(t *testing.T, srv *httptest.Server, id string) runView {
+func getRun(t *testing.T, srv *httptest.Server, id string) api.Run {
 	t.Helper()
-	var v runView
+	var v api.Run
 	decode(t, srv, "GET", "/api/runs/"+id, "", http.StatusOK, &v)
 	return v
 }
 
 // waitRun polls run id until ok says so.
-func waitRun(t *testing.T, srv *httptest.Server, id, what string, ok func(runView) bool) runView {
+func waitRun(t *testing.T, srv *httptest.Server, id, what string, ok func(api.Run) bool) api.Run {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -229,9 +230,9 @@ func waitRun(t *testing.T, srv *httptest.Server, id, what string, ok func(runVie
 	}
 }
 
-func waitStatus(t *testing.T, srv *httptest.Server, id string, st store.Status) runView {
+func waitStatus(t *testing.T, srv *httptest.Server, id string, st store.Status) api.Run {
 	t.Helper()
-	return waitRun(t, srv, id, string(st), func(v runView) bool { return v.Status == st })
+	return waitRun(t, srv, id, string(st), func(v api.Run) bool { return v.Status == string(st) })
 }
 
 // results pages through every result of run id with the given filter.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -25,28 +26,28 @@ func TestMaxRuns(t *testing.T) {
 	waitStatus(t, srv, ids[0], store.Running)
 	waitStatus(t, srv, ids[1], store.Running)
 	for _, id := range ids[2:] {
-		if v := getRun(t, srv, id); v.Status != store.Queued || v.StartedAt != nil {
+		if v := getRun(t, srv, id); v.Status != api.Queued || v.StartedAt != nil {
 			t.Fatalf("run %s is %s with both slots taken", id, v.Status)
 		}
 	}
 	decode(t, srv, "POST", "/api/runs/"+ids[4]+"/cancel", "{}", http.StatusAccepted, nil)
-	if v := getRun(t, srv, ids[4]); v.Status != store.Cancelled || v.FinishedAt == nil {
+	if v := getRun(t, srv, ids[4]); v.Status != api.Cancelled || v.FinishedAt == nil {
 		t.Fatalf("a cancelled queued run is %s", v.Status)
 	}
 
 	decode(t, srv, "POST", "/api/runs/"+ids[0]+"/cancel", "{}", http.StatusAccepted, nil)
 	waitStatus(t, srv, ids[0], store.Cancelled)
 	waitStatus(t, srv, ids[2], store.Running) // first in, first out
-	if v := getRun(t, srv, ids[3]); v.Status != store.Queued {
+	if v := getRun(t, srv, ids[3]); v.Status != api.Queued {
 		t.Fatalf("the fourth run is %s with both slots taken", v.Status)
 	}
 	openGate(t, dir)
 	for _, id := range ids[1:4] {
-		if v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || v.Done != slowExamples {
+		if v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil }); v.Status != api.Completed || v.Done != slowExamples {
 			t.Errorf("run %s: %s, %d done", id, v.Status, v.Done)
 		}
 	}
-	if v := getRun(t, srv, ids[4]); v.Status != store.Cancelled {
+	if v := getRun(t, srv, ids[4]); v.Status != api.Cancelled {
 		t.Errorf("the cancelled queued run ran: %s", v.Status)
 	}
 }
@@ -57,7 +58,7 @@ func TestShutdownDrains(t *testing.T) {
 	dir := runWorkspace(t, slow{gate: true, from: 3})
 	s, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
-	waitRun(t, srv, id, "3 done", func(v runView) bool { return v.Done == 3 })
+	waitRun(t, srv, id, "3 done", func(v api.Run) bool { return v.Done == 3 })
 	for !slices.Contains(calls(t, dir), 3) { // example 3 is in flight, held by the gate
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -78,7 +79,7 @@ func TestShutdownDrains(t *testing.T) {
 		t.Fatalf("Shutdown: %v", err)
 	}
 	v := getRun(t, srv, id)
-	if v.Status != store.Interrupted || v.Done != 4 {
+	if v.Status != api.Interrupted || v.Done != 4 {
 		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
 	}
 	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1, 2, 3}) {
@@ -101,13 +102,13 @@ func TestShutdownDeadline(t *testing.T) {
 	dir := runWorkspace(t, slow{gate: true, from: 2})
 	s, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 2}`)
-	waitRun(t, srv, id, "2 done", func(v runView) bool { return v.Done == 2 })
+	waitRun(t, srv, id, "2 done", func(v api.Run) bool { return v.Done == 2 })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Shutdown past its deadline: %v", err)
 	}
-	if v := getRun(t, srv, id); v.Status != store.Interrupted || v.Done != 2 {
+	if v := getRun(t, srv, id); v.Status != api.Interrupted || v.Done != 2 {
 		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
 	}
 	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1}) {
@@ -123,7 +124,7 @@ func TestRestart(t *testing.T) {
 	done := startRun(t, srv1, `{"benchmark": "benchmark.yaml"}`)
 	waitStatus(t, srv1, done, store.Completed)
 	running := startRun(t, srv1, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
-	waitRun(t, srv1, running, "4 done", func(v runView) bool { return v.Done == 4 })
+	waitRun(t, srv1, running, "4 done", func(v api.Run) bool { return v.Done == 4 })
 	srv1.Close()
 	if err := s1.Close(); err != nil {
 		t.Fatal(err)
@@ -145,11 +146,11 @@ func TestRestart(t *testing.T) {
 	}
 
 	_, srv2 := serve(t, Config{Workspace: dir})
-	var list struct{ Runs []runView }
+	var list struct{ Runs []api.Run }
 	decode(t, srv2, "GET", "/api/runs", "", http.StatusOK, &list)
 	status := map[string]store.Status{}
 	for _, v := range list.Runs {
-		status[v.ID] = v.Status
+		status[v.ID] = store.Status(v.Status)
 	}
 	want := map[string]store.Status{done: store.Completed, running: store.Interrupted, crashed.ID: store.Interrupted}
 	if len(status) != 3 || status[done] != want[done] || status[running] != want[running] || status[crashed.ID] != want[crashed.ID] {
@@ -164,7 +165,7 @@ func TestRestart(t *testing.T) {
 	before := len(calls(t, dir))
 	openGate(t, dir)
 	decode(t, srv2, "POST", "/api/runs/"+running+"/resume", "{}", http.StatusAccepted, nil)
-	if v := waitRun(t, srv2, running, "finished", func(v runView) bool { return v.FinishedAt != nil }); v.Status != store.Completed || v.Done != slowExamples {
+	if v := waitRun(t, srv2, running, "finished", func(v api.Run) bool { return v.FinishedAt != nil }); v.Status != api.Completed || v.Done != slowExamples {
 		t.Errorf("resumed after restart: %s, %d done", v.Status, v.Done)
 	}
 	if asked := slices.Sorted(slices.Values(calls(t, dir)[before:])); !slices.Equal(asked, []int{4, 5, 6, 7, 8, 9, 10, 11}) {

@@ -165,17 +165,14 @@ func (s *Server) enqueueError(w http.ResponseWriter, err error) {
 	}
 }
 
-// runView is a stored run as the API shows it: while this server runs it, total, summary
+// view is a stored run as the API shows it: while this server runs it, total, summary
 // and rate are the engine's live figures; done is always what the store holds.
-type runView struct {
-	store.Run
-	Rate *float64 `json:"rate,omitempty"` // examples evaluated per second, while running
-}
-
-func (s *Server) view(run store.Run) runView {
+func (s *Server) view(run store.Run) api.Run {
 	run = s.settled(run)
-	v := runView{Run: run}
-	v.Error = inWorkspace(run.Error, s.dir)
+	v := api.Run{ID: run.ID, Benchmark: run.Benchmark, IR: run.IR, IRHash: run.IRHash, AISystem: run.AISystem,
+		Binding: run.Binding, Options: api.Options(run.Options), Status: string(run.Status),
+		CreatedAt: run.CreatedAt, StartedAt: run.StartedAt, FinishedAt: run.FinishedAt, Total: run.Total,
+		Done: run.Done, Summary: (*api.Summary)(run.Summary), Report: run.Report, Error: wireError(inWorkspace(run.Error, s.dir))}
 	if run.Status != store.Running {
 		return v
 	}
@@ -186,7 +183,7 @@ func (s *Server) view(run store.Run) runView {
 	if p, ok := j.events.snapshot(); ok {
 		// done stays the stored count (committed: what a crash cannot take back); the
 		// rest are the engine's live figures.
-		v.Total, v.Summary, v.Rate = p.Total, (*engine.Summary)(&p.Summary), &p.Rate
+		v.Total, v.Summary, v.Rate = p.Total, &p.Summary, &p.Rate
 	}
 	return v
 }
@@ -202,9 +199,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "store_error", err)
 		return
 	}
-	out := struct {
-		Runs []runView `json:"runs"`
-	}{make([]runView, 0, len(runs))}
+	out := api.Runs{Runs: make([]api.Run, 0, len(runs))}
 	for _, run := range runs {
 		out.Runs = append(out.Runs, s.view(run))
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/csv"
 	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"math"
 	"net/http"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/compiler"
-	"github.com/benchy-eval/benchy/store"
 )
 
 // invoiceScore is the invoice example's score: six valid examples, three fully right.
@@ -25,8 +25,8 @@ func TestRunInvoice(t *testing.T) {
 	dir := runWorkspace(t, slow{})
 	_, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "benchmark.yaml", "concurrency": 2}`)
-	v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil })
-	if v.Status != store.Completed || v.Done != 10 || v.Total != 10 || v.Summary == nil {
+	v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+	if v.Status != api.Completed || v.Done != 10 || v.Total != 10 || v.Summary == nil {
 		t.Fatalf("run: %s, %d/%d, %+v, %+v", v.Status, v.Done, v.Total, v.Summary, v.Error)
 	}
 	if s := *v.Summary; s.Examples != 10 || s.Valid != 6 || s.InvalidOutputs != 2 || s.ExecutionErrors != 2 {
@@ -62,7 +62,7 @@ func TestRunInvoice(t *testing.T) {
 
 	t.Run("list", func(t *testing.T) {
 		for query, want := range map[string]int{"": 1, "?benchmark=benchmark.yaml": 1, "?ir_hash=" + hash: 1, "?benchmark=other.yaml": 0, "?limit=1": 1} {
-			var list struct{ Runs []runView }
+			var list struct{ Runs []api.Run }
 			decode(t, srv, "GET", "/api/runs"+query, "", http.StatusOK, &list)
 			if len(list.Runs) != want || (want == 1 && (list.Runs[0].ID != id || len(list.Runs[0].IR) != 0)) {
 				t.Errorf("GET /api/runs%s: %d runs, want %d", query, len(list.Runs), want)
@@ -202,13 +202,13 @@ func TestCancelAndResume(t *testing.T) {
 	dir := runWorkspace(t, slow{gate: true, from: held})
 	_, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 2}`)
-	waitRun(t, srv, id, "5 examples done", func(v runView) bool { return v.Done == held })
-	if v := getRun(t, srv, id); v.Status != store.Running || v.Total != slowExamples || v.Summary == nil || v.Summary.Examples != held || v.Rate == nil {
+	waitRun(t, srv, id, "5 examples done", func(v api.Run) bool { return v.Done == held })
+	if v := getRun(t, srv, id); v.Status != api.Running || v.Total != slowExamples || v.Summary == nil || v.Summary.Examples != held || v.Rate == nil {
 		t.Fatalf("running: %s %d/%d %+v", v.Status, v.Done, v.Total, v.Summary)
 	}
 	decode(t, srv, "POST", "/api/runs/"+id+"/cancel", "{}", http.StatusAccepted, nil)
-	v := waitRun(t, srv, id, "cancelled", func(v runView) bool { return v.FinishedAt != nil })
-	if v.Status != store.Cancelled || v.Done != held {
+	v := waitRun(t, srv, id, "cancelled", func(v api.Run) bool { return v.FinishedAt != nil })
+	if v.Status != api.Cancelled || v.Done != held {
 		t.Fatalf("cancelled: %s, %d done", v.Status, v.Done)
 	}
 	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
@@ -224,8 +224,8 @@ func TestCancelAndResume(t *testing.T) {
 	before := len(calls(t, dir))
 	openGate(t, dir)
 	decode(t, srv, "POST", "/api/runs/"+id+"/resume", "{}", http.StatusAccepted, nil)
-	v = waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil })
-	if v.Status != store.Completed || v.Done != slowExamples || v.Total != slowExamples {
+	v = waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+	if v.Status != api.Completed || v.Done != slowExamples || v.Total != slowExamples {
 		t.Fatalf("resumed: %s %d/%d %+v", v.Status, v.Done, v.Total, v.Error)
 	}
 	asked := slices.Sorted(slices.Values(calls(t, dir)[before:]))
@@ -234,8 +234,8 @@ func TestCancelAndResume(t *testing.T) {
 	}
 
 	clean := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 3}`)
-	c := waitRun(t, srv, clean, "finished", func(v runView) bool { return v.FinishedAt != nil })
-	if c.Status != store.Completed {
+	c := waitRun(t, srv, clean, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+	if c.Status != api.Completed {
 		t.Fatalf("clean run: %s", c.Status)
 	}
 	_, resumed := export(t, srv, id, "jsonl")
@@ -246,7 +246,7 @@ func TestCancelAndResume(t *testing.T) {
 	if *v.Summary != *c.Summary || v.Summary.ExecutionErrors != 3 || v.Summary.Valid != 9 {
 		t.Errorf("summary %+v, clean %+v", *v.Summary, *c.Summary)
 	}
-	score := func(v runView) float64 {
+	score := func(v api.Run) float64 {
 		var rep struct {
 			Score float64 `json:"benchmark_score"`
 		}
@@ -264,8 +264,8 @@ func TestRunAborted(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "slow", "data.jsonl"), []byte(`{"input": {"text": "a"}, "expected": {"number": "a", "total": 1}}`+"\n"+`{"input": {}}`+"\n"), 0o644)
 	_, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml"}`)
-	v := waitRun(t, srv, id, "finished", func(v runView) bool { return v.FinishedAt != nil })
-	if v.Status != store.Aborted || v.Error == nil || v.Error.Line != 2 || v.Error.File != "slow/data.jsonl" {
+	v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
+	if v.Status != api.Aborted || v.Error == nil || v.Error.Line != 2 || v.Error.File != "slow/data.jsonl" {
 		t.Errorf("aborted: %s %+v", v.Status, v.Error)
 	}
 	if got := calls(t, dir); len(got) != 0 {

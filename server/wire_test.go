@@ -70,7 +70,7 @@ func TestWireTypes(t *testing.T) {
 	slowDir := runWorkspace(t, slow{gate: true, from: 2})
 	_, slowSrv := serve(t, Config{Workspace: slowDir})
 	id := startRun(t, slowSrv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
-	waitRun(t, slowSrv, id, "started", func(v runView) bool { return v.Done >= 2 })
+	waitRun(t, slowSrv, id, "started", func(v api.Run) bool { return v.Done >= 2 })
 	wire(t, slowSrv, "GET", api.RunPath(id), "", http.StatusOK, &api.Run{})
 	next, closeEvents := events(t, slowSrv, id)
 	defer closeEvents()

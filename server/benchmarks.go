@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
+	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"path"
@@ -11,28 +13,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
-
-// benchmarkInfo describes one benchmark file of the workspace.
-type benchmarkInfo struct {
-	Path        string       `json:"path"`
-	Valid       bool         `json:"valid"`
-	Diagnostics int          `json:"diagnostics"`
-	Task        string       `json:"task,omitempty"`
-	Domain      string       `json:"domain,omitempty"`
-	Language    *ir.Language `json:"language,omitempty"`
-	IRHash      string       `json:"ir_hash,omitempty"`
-	LastScore   *float64     `json:"last_score,omitempty"` // of its newest completed run
-	LastRun     string       `json:"last_run,omitempty"`   // that run's id
-}
 
 // lastRuns is how many of a benchmark's newest runs are searched for a completed one.
 const lastRuns = 20
 
 // lastScore finds the newest completed run of benchmark p among its lastRuns newest.
-func (s *Server) lastScore(info *benchmarkInfo) {
+func (s *Server) lastScore(info *api.Benchmark) {
 	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path}, lastRuns)
 	if err != nil {
 		return
@@ -68,20 +56,20 @@ type compileCache struct {
 type compiledFile struct {
 	size int64
 	mod  time.Time
-	info benchmarkInfo
+	info api.Benchmark
 }
 
-func (c *compileCache) get(p string, version fs.FileInfo) (benchmarkInfo, bool) {
+func (c *compileCache) get(p string, version fs.FileInfo) (api.Benchmark, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[p]
 	if !ok || e.size != version.Size() || !e.mod.Equal(version.ModTime()) {
-		return benchmarkInfo{}, false
+		return api.Benchmark{}, false
 	}
 	return e.info, true
 }
 
-func (c *compileCache) put(p string, version fs.FileInfo, info benchmarkInfo) {
+func (c *compileCache) put(p string, version fs.FileInfo, info api.Benchmark) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -102,23 +90,25 @@ func (c *compileCache) keep(seen map[string]bool) {
 }
 
 // compileFile compiles version of benchmark file p, keeping its listing entry.
-func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (compileResult, benchmarkInfo, error) {
+func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Compiled, api.Benchmark, error) {
 	s.lists.compiles.Add(1)
 	res, b, err := compileYAML(src)
 	if err != nil {
-		return res, benchmarkInfo{}, err
+		return res, api.Benchmark{}, err
 	}
-	info := benchmarkInfo{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash}
+	info := api.Benchmark{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash}
 	if b != nil {
-		lang := b.Benchmark.Language
-		info.Task, info.Domain, info.Language = b.Benchmark.Task, b.Benchmark.Domain, &lang
+		info.Task, info.Domain = b.Benchmark.Task, b.Benchmark.Domain
+		if lang, err := json.Marshal(b.Benchmark.Language); err == nil {
+			info.Language = lang
+		}
 	}
 	s.lists.put(p, version, info)
 	return res, info, nil
 }
 
 func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
-	list := []benchmarkInfo{}
+	list := []api.Benchmark{}
 	seen := map[string]bool{}
 	fs.WalkDir(s.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -146,7 +136,7 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 			}
 			if _, info, err = s.compileFile(p, src, version); err != nil {
 				s.logf("%s: %v", p, err)
-				info = benchmarkInfo{Path: p}
+				info = api.Benchmark{Path: p}
 			}
 		}
 		s.lastScore(&info)
@@ -154,7 +144,7 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	s.lists.keep(seen)
-	slices.SortFunc(list, func(a, b benchmarkInfo) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(list, func(a, b api.Benchmark) int { return strings.Compare(a.Path, b.Path) })
 	writeJSON(w, http.StatusOK, list)
 }
 
@@ -174,11 +164,9 @@ func validBenchmarkPath(p string) bool {
 	return fs.ValidPath(p) && p != "." && isBenchmarkPath(p) && !slices.ContainsFunc(strings.Split(p, "/"), skipDir)
 }
 
-// benchmarkFile is a benchmark's text with its diagnostics.
-type benchmarkFile struct {
-	Path string `json:"path"`
-	YAML string `json:"yaml"`
-	compileResult
+// benchmarkFile is a benchmark's text with what it compiles to.
+func benchmarkFile(p, yaml string, res api.Compiled) api.BenchmarkFile {
+	return api.BenchmarkFile{Path: p, YAML: yaml, IR: res.IR, IRHash: res.IRHash, Diagnostics: res.Diagnostics}
 }
 
 func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) {
@@ -196,7 +184,7 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "internal", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, benchmarkFile{Path: p, YAML: string(src), compileResult: res})
+	writeJSON(w, http.StatusOK, benchmarkFile(p, string(src), res))
 }
 
 // putBenchmark saves a benchmark atomically (a temporary file renamed over it). Saving an
@@ -228,5 +216,5 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "internal", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, benchmarkFile{Path: p, YAML: req.YAML, compileResult: res})
+	writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
 }

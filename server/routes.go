@@ -47,13 +47,6 @@ func (s *Server) ontology(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, reg)
 }
 
-// compileResult is what POST /api/compile answers: the same compiler and output as the CLI.
-type compileResult struct {
-	IR          json.RawMessage `json:"ir"`
-	IRHash      string          `json:"ir_hash"`
-	Diagnostics diag.List       `json:"diagnostics"`
-}
-
 func (s *Server) compile(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		YAML string `json:"yaml"`
@@ -71,16 +64,26 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request) {
 
 // compileYAML compiles a benchmark's text: the answer, and the IR when it is valid. An
 // error is the compiler's bug: a valid benchmark whose IR does not serialise.
-func compileYAML(src []byte) (compileResult, *ir.Benchmark, error) {
+func compileYAML(src []byte) (api.Compiled, *ir.Benchmark, error) {
 	b, ds := compiler.Compile(src)
 	if len(ds) > 0 {
-		return compileResult{IR: json.RawMessage("null"), Diagnostics: ds}, nil, nil
+		return api.Compiled{IR: json.RawMessage("null"), Diagnostics: wireDiagnostics(ds)}, nil, nil
 	}
 	canonical, err := ir.Marshal(b)
 	if err != nil {
-		return compileResult{}, nil, fmt.Errorf("the IR of a valid benchmark does not serialise: %w", err)
+		return api.Compiled{}, nil, fmt.Errorf("the IR of a valid benchmark does not serialise: %w", err)
 	}
-	return compileResult{IR: canonical, IRHash: ir.Hash(canonical), Diagnostics: diag.List{}}, b, nil
+	return api.Compiled{IR: canonical, IRHash: ir.Hash(canonical), Diagnostics: []api.Diagnostic{}}, b, nil
+}
+
+// wireDiagnostics are diagnostics as the API sends them (an empty list, not null).
+func wireDiagnostics(ds diag.List) []api.Diagnostic {
+	out := make([]api.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, api.Diagnostic{Phase: d.Phase, Code: string(d.Code), Path: d.Path, Message: d.Message,
+			Line: d.Line, Column: d.Column, Suggestion: d.Suggestion})
+	}
+	return out
 }
 
 // bindings lists the names of the workspace's bindings and providers: never their commands,

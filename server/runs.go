@@ -46,12 +46,6 @@ func workers(n int) int {
 // queueFullRetry is the Retry-After of a run refused for a full queue, in seconds.
 const queueFullRetry = "10"
 
-// invalidBenchmark answers a run of a benchmark that does not compile.
-type invalidBenchmark struct {
-	api.Error
-	Diagnostics diag.List `json:"diagnostics"`
-}
-
 // startRun compiles a benchmark, binds its AI-system and queues a run of it. Nothing is
 // recorded unless the run can start: an invalid benchmark or a missing binding is refused.
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
@@ -79,7 +73,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	b, ds := compiler.Compile(src)
 	if len(ds) > 0 {
 		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", req.Benchmark, len(ds))
-		e := invalidBenchmark{api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, ds}
+		e := api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
 		writeJSON(w, http.StatusBadRequest, e)
 		return
 	}

@@ -48,13 +48,13 @@ func TestRunInvoice(t *testing.T) {
 	}
 
 	t.Run("benchmarks", func(t *testing.T) {
-		var list []benchmarkInfo
+		var list []api.Benchmark
 		decode(t, srv, "GET", "/api/benchmarks", "", http.StatusOK, &list)
-		i := slices.IndexFunc(list, func(b benchmarkInfo) bool { return b.Path == "benchmark.yaml" })
+		i := slices.IndexFunc(list, func(b api.Benchmark) bool { return b.Path == "benchmark.yaml" })
 		if i < 0 || list[i].LastScore == nil || math.Abs(*list[i].LastScore-invoiceScore) > 1e-12 || list[i].LastRun != id {
 			t.Errorf("benchmarks: %+v", list)
 		}
-		j := slices.IndexFunc(list, func(b benchmarkInfo) bool { return b.Path == "slow/benchmark.yaml" })
+		j := slices.IndexFunc(list, func(b api.Benchmark) bool { return b.Path == "slow/benchmark.yaml" })
 		if j < 0 || list[j].LastScore != nil {
 			t.Errorf("a benchmark never run has a score: %+v", list)
 		}

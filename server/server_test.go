@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -131,7 +132,7 @@ func TestCompileMatchesTheCLI(t *testing.T) {
 	srv := newTestServer(t, Config{})
 	body, _ := json.Marshal(map[string]string{"yaml": invoiceYAML})
 	r := call(t, srv, "POST", "/api/compile", string(body))
-	var got compileResult
+	var got api.Compiled
 	if r.status != http.StatusOK || json.Unmarshal([]byte(r.body), &got) != nil {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
@@ -181,7 +182,7 @@ func TestBodyLimit(t *testing.T) {
 func TestListBenchmarks(t *testing.T) {
 	srv := newTestServer(t, Config{})
 	r := call(t, srv, "GET", "/api/benchmarks", "")
-	var list []benchmarkInfo
+	var list []api.Benchmark
 	if err := json.Unmarshal([]byte(r.body), &list); err != nil {
 		t.Fatal(r.body)
 	}

@@ -152,7 +152,7 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 func benchmarkPath(w http.ResponseWriter, r *http.Request) (string, bool) {
 	p := r.PathValue("path")
 	if !validBenchmarkPath(p) {
-		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
+		writeError(w, http.StatusBadRequest, api.BadPath, badPathMessage)
 		return "", false
 	}
 	return p, true
@@ -181,7 +181,7 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) {
 	}
 	res, _, err := s.compileFile(p, src, version)
 	if err != nil {
-		s.internalError(w, "internal", err)
+		s.internalError(w, api.Internal, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, benchmarkFile(p, string(src), res))
@@ -213,7 +213,7 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) {
 	}
 	res, _, err := s.compileFile(p, src, version)
 	if err != nil {
-		s.internalError(w, "internal", err)
+		s.internalError(w, api.Internal, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))

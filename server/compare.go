@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"sync"
 
@@ -20,28 +21,28 @@ import (
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 	idA, idB := r.URL.Query().Get("a"), r.URL.Query().Get("b")
 	if idA == "" || idB == "" {
-		writeError(w, http.StatusBadRequest, "bad_request", "name the two runs: ?a=ID&b=ID")
+		writeError(w, http.StatusBadRequest, api.BadRequest, "name the two runs: ?a=ID&b=ID")
 		return
 	}
 	var runs [2]store.Run
 	for i, id := range []string{idA, idB} {
 		run, err := s.st.GetRun(id)
 		if errors.Is(err, store.ErrNotFound) {
-			writeError(w, http.StatusNotFound, "not_found", "no run "+id)
+			writeError(w, http.StatusNotFound, api.NotFound, "no run "+id)
 			return
 		}
 		if err != nil {
-			s.internalError(w, "store_error", err)
+			s.internalError(w, api.StoreError, err)
 			return
 		}
 		if run.Status != store.Completed {
-			writeError(w, http.StatusConflict, "not_completed", "run "+id+" is "+string(run.Status)+"; only completed runs are compared")
+			writeError(w, http.StatusConflict, api.NotCompleted, "run "+id+" is "+string(run.Status)+"; only completed runs are compared")
 			return
 		}
 		runs[i] = run
 	}
 	if runs[0].IRHash != runs[1].IRHash {
-		writeError(w, http.StatusConflict, "different_benchmarks", "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
+		writeError(w, http.StatusConflict, api.DifferentBenchmarks, "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
 		return
 	}
 	key := compareKey(runs)
@@ -58,18 +59,18 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		a, errA, okA := nextA()
 		b, errB, okB := nextB()
 		if err := errors.Join(errA, errB); err != nil {
-			s.internalError(w, "store_error", err)
+			s.internalError(w, api.StoreError, err)
 			return
 		}
 		if okA != okB {
-			writeError(w, http.StatusConflict, "different_lengths", "the runs hold different numbers of examples (one used --limit?)")
+			writeError(w, http.StatusConflict, api.DifferentLengths, "the runs hold different numbers of examples (one used --limit?)")
 			return
 		}
 		if !okA {
 			break
 		}
 		if err := c.Add(a, b); err != nil {
-			writeError(w, http.StatusConflict, "out_of_step", err.Error())
+			writeError(w, http.StatusConflict, api.OutOfStep, err.Error())
 			return
 		}
 	}
@@ -79,7 +80,7 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		compare.Comparison
 	}{idA, idB, c.Result()})
 	if err != nil {
-		s.internalError(w, "internal", err)
+		s.internalError(w, api.Internal, err)
 		return
 	}
 	s.cmps.put(key, body)

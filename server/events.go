@@ -325,8 +325,8 @@ func sendEvent(w io.Writer, name string, v any) {
 // runError answers a failed store lookup of a run.
 func (s *Server) runError(w http.ResponseWriter, err error) {
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not_found", err.Error())
+		writeError(w, http.StatusNotFound, api.NotFound, err.Error())
 		return
 	}
-	s.internalError(w, "store_error", err)
+	s.internalError(w, api.StoreError, err)
 }

@@ -58,10 +58,10 @@ func refuse(status int, code api.Code, format string, args ...any) *writeRefusal
 func (s *Server) writable(p string, exts []string) *writeRefusal {
 	parts := strings.Split(p, "/")
 	if !fs.ValidPath(p) || p == "." || slices.ContainsFunc(parts, hiddenOrModules) || path.Base(p) == RuntimeFile {
-		return refuse(http.StatusBadRequest, "bad_path", "%s: a path the API writes is relative to the workspace, without .., hidden files or folders, node_modules or the runtime file", p)
+		return refuse(http.StatusBadRequest, api.BadPath, "%s: a path the API writes is relative to the workspace, without .., hidden files or folders, node_modules or the runtime file", p)
 	}
 	if ext := strings.ToLower(path.Ext(p)); !slices.Contains(exts, ext) {
-		return refuse(http.StatusBadRequest, "not_benchmark_data",
+		return refuse(http.StatusBadRequest, api.NotBenchmarkData,
 			"%s: the API writes only benchmark content, here %s files (benchmarks go through PUT /api/benchmarks); never code, configuration or a file without an extension", p, strings.Join(exts, " "))
 	}
 	for i := 1; i < len(parts); i++ { // the folders on the way must be folders, not links
@@ -70,26 +70,26 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 			break
 		}
 		if err != nil || !info.IsDir() {
-			return refuse(http.StatusBadRequest, "bad_path", "%s: %s is not a folder of the workspace (a link, or a file)", p, path.Join(parts[:i]...))
+			return refuse(http.StatusBadRequest, api.BadPath, "%s: %s is not a folder of the workspace (a link, or a file)", p, path.Join(parts[:i]...))
 		}
 	}
 	named, err := s.commandNames(p)
 	if err != nil {
-		return refuse(http.StatusForbidden, "unchecked", "%s: the server cannot tell whether a binding runs it: %v", p, err)
+		return refuse(http.StatusForbidden, api.Unchecked, "%s: the server cannot tell whether a binding runs it: %v", p, err)
 	}
 	if named != "" {
-		return refuse(http.StatusForbidden, "runs_program", "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
+		return refuse(http.StatusForbidden, api.RunsProgram, "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
 	}
 	info, err := s.root.Lstat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return refuse(http.StatusForbidden, "unwritable", "cannot save %s inside the workspace", p)
+		return refuse(http.StatusForbidden, api.Unwritable, "cannot save %s inside the workspace", p)
 	case !info.Mode().IsRegular():
-		return refuse(http.StatusForbidden, "not_regular", "%s is not a regular file (a link, a folder or a FIFO): it is not replaced", p)
+		return refuse(http.StatusForbidden, api.NotRegular, "%s is not a regular file (a link, a folder or a FIFO): it is not replaced", p)
 	case info.Mode().Perm()&0o111 != 0:
-		return refuse(http.StatusForbidden, "executable", "%s is executable: the API does not replace programs", p)
+		return refuse(http.StatusForbidden, api.Executable, "%s is executable: the API does not replace programs", p)
 	}
 	return nil
 }
@@ -169,7 +169,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 		default:
 			w.Header().Set("Retry-After", "5")
 			w.Header().Set("Connection", "close") // nothing waits for the body it did not read
-			writeError(w, http.StatusServiceUnavailable, "busy", fmt.Sprintf("%d uploads are streaming, the most this server takes at once; retry in a few seconds", cap(s.uploads)))
+			writeError(w, http.StatusServiceUnavailable, api.Busy, fmt.Sprintf("%d uploads are streaming, the most this server takes at once; retry in a few seconds", cap(s.uploads)))
 			return
 		}
 	}
@@ -181,7 +181,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 	var body io.Reader
 	if raw {
 		if r.ContentLength > MaxUpload {
-			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than %d bytes", MaxUpload))
+			writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the upload is larger than %d bytes", MaxUpload))
 			return
 		}
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTimeout))
@@ -196,7 +196,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 		}
 		data, err := base64.StdEncoding.DecodeString(req.Base64)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, "bad_request", "base64 does not decode: "+err.Error())
+			writeError(w, http.StatusBadRequest, api.BadRequest, "base64 does not decode: "+err.Error())
 			return
 		}
 		body = bytes.NewReader(data)
@@ -230,11 +230,11 @@ func (s *Server) writeFailed(w http.ResponseWriter, p string, readErr, err error
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(readErr, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than %d bytes", tooBig.Limit))
+		writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the upload is larger than %d bytes", tooBig.Limit))
 	case readErr != nil:
-		writeError(w, http.StatusBadRequest, "bad_request", "the request body did not arrive whole (cut short, or too slow)")
+		writeError(w, http.StatusBadRequest, api.BadRequest, "the request body did not arrive whole (cut short, or too slow)")
 	default:
 		s.logf("cannot save %s: %v", p, err)
-		writeError(w, http.StatusForbidden, "unwritable", "cannot save "+p+" inside the workspace")
+		writeError(w, http.StatusForbidden, api.Unwritable, "cannot save "+p+" inside the workspace")
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"net"
 	"net/http"
 	"net/netip"
@@ -146,18 +147,18 @@ func (p *hostPolicy) names(host, port string, https bool, local netip.Addr, loca
 // check answers whether a request may be served: its Host names the server, and its Origin,
 // when it has one, is one of the server's origins. It returns the error code and message of
 // a refusal.
-func (p *hostPolicy) check(r *http.Request) (code, message string, ok bool) {
+func (p *hostPolicy) check(r *http.Request) (code api.Code, message string, ok bool) {
 	local, localPort := p.local(r)
 	host, port, found := splitHostPort(r.Host, "80")
 	if !found || !p.names(host, port, false, local, localPort) {
-		return "forbidden_host", "this server answers only to its own address (Host " + quoteShort(r.Host) + " is not one); serve it with --allowed-host NAME to add a name", false
+		return api.ForbiddenHost, "this server answers only to its own address (Host " + quoteShort(r.Host) + " is not one); serve it with --allowed-host NAME to add a name", false
 	}
 	origins := r.Header.Values("Origin")
 	if len(origins) == 0 {
 		return "", "", true // not a browser, or a same-origin navigation
 	}
 	if len(origins) > 1 || !p.origin(origins[0], local, localPort) {
-		return "cross_origin", "requests from a browser must come from this server's own pages (Origin " + quoteShort(origins[0]) + " is not one)", false
+		return api.CrossOrigin, "requests from a browser must come from this server's own pages (Origin " + quoteShort(origins[0]) + " is not one)", false
 	}
 	return "", "", true
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/benchy-eval/benchy/api"
 	"io"
 	"io/fs"
 	"net/http"
@@ -67,12 +68,12 @@ func (s *Server) maxBenchmarkFile() int64 { return s.cfg.MaxBody }
 func fileError(w http.ResponseWriter, what, p string, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		writeError(w, http.StatusNotFound, "not_found", "no "+what+" "+p)
+		writeError(w, http.StatusNotFound, api.NotFound, "no "+what+" "+p)
 	case errors.Is(err, errNotRegular):
-		writeError(w, http.StatusUnprocessableEntity, "not_regular", p+" is not a regular file")
+		writeError(w, http.StatusUnprocessableEntity, api.NotRegular, p+" is not a regular file")
 	case errors.Is(err, errTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("%s is larger than the server reads", p))
+		writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("%s is larger than the server reads", p))
 	default:
-		writeError(w, http.StatusForbidden, "unreadable", "cannot read "+p+" inside the workspace")
+		writeError(w, http.StatusForbidden, api.Unreadable, "cannot read "+p+" inside the workspace")
 	}
 }

@@ -38,7 +38,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/runs/{id}/resume", s.resumeRun)
 	s.mux.Handle("/", appUI())
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "no such API endpoint: "+r.Method+" "+r.URL.Path)
+		writeError(w, http.StatusNotFound, api.NotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path)
 	})
 }
 
@@ -56,7 +56,7 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request) {
 	}
 	res, _, err := compileYAML([]byte(req.YAML))
 	if err != nil {
-		s.internalError(w, "internal", err)
+		s.internalError(w, api.Internal, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)

@@ -54,11 +54,11 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !validBenchmarkPath(req.Benchmark) {
-		writeError(w, http.StatusBadRequest, "bad_path", badPathMessage)
+		writeError(w, http.StatusBadRequest, api.BadPath, badPathMessage)
 		return
 	}
 	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > MaxConcurrency {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency))
+		writeError(w, http.StatusBadRequest, api.BadRequest, fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency))
 		return
 	}
 	if s.runs.full() { // before the benchmark is read and compiled
@@ -79,7 +79,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	canonical, err := ir.Marshal(b)
 	if err != nil {
-		s.internalError(w, "internal", err)
+		s.internalError(w, api.Internal, err)
 		return
 	}
 	hash := ir.Hash(canonical)
@@ -139,7 +139,7 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root st
 		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), s.relative(err.Error()))
 		return nil, "", false
 	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
-		writeError(w, http.StatusUnprocessableEntity, "binding_unusable", s.relative(err.Error()))
+		writeError(w, http.StatusUnprocessableEntity, api.BindingUnusable, s.relative(err.Error()))
 		return nil, "", false
 	}
 	return factory, binding, true
@@ -148,14 +148,14 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root st
 func (s *Server) enqueueError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, errClosing):
-		writeError(w, http.StatusServiceUnavailable, "shutting_down", err.Error())
+		writeError(w, http.StatusServiceUnavailable, api.ShuttingDown, err.Error())
 	case errors.Is(err, errQueueFull):
 		w.Header().Set("Retry-After", queueFullRetry)
-		writeError(w, http.StatusTooManyRequests, "queue_full", fmt.Sprintf("%d runs wait to start beside the %d running, the most this server queues; retry once one has started", MaxQueued, s.cfg.MaxRuns))
+		writeError(w, http.StatusTooManyRequests, api.QueueFull, fmt.Sprintf("%d runs wait to start beside the %d running, the most this server queues; retry once one has started", MaxQueued, s.cfg.MaxRuns))
 	case errors.Is(err, store.ErrTransition):
-		writeError(w, http.StatusConflict, "not_resumable", err.Error())
+		writeError(w, http.StatusConflict, api.NotResumable, err.Error())
 	default:
-		s.internalError(w, "store_error", err)
+		s.internalError(w, api.StoreError, err)
 	}
 }
 
@@ -190,7 +190,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	}
 	runs, err := s.st.ListRuns(store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash")}, min(limit, maxListLimit))
 	if err != nil {
-		s.internalError(w, "store_error", err)
+		s.internalError(w, api.StoreError, err)
 		return
 	}
 	out := api.Runs{Runs: make([]api.Run, 0, len(runs))}
@@ -217,7 +217,7 @@ func intParam(w http.ResponseWriter, q url.Values, name string, def, least int) 
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < least {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s must be an integer of at least %d", name, least))
+		writeError(w, http.StatusBadRequest, api.BadRequest, fmt.Sprintf("%s must be an integer of at least %d", name, least))
 		return 0, false
 	}
 	return n, true
@@ -235,7 +235,7 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
 	switch pq.Status {
 	case "", engine.StatusValid, engine.StatusInvalidOutput, engine.StatusExecutionError:
 	default:
-		writeError(w, http.StatusBadRequest, "bad_request", "status is valid, invalid_output or execution_error")
+		writeError(w, http.StatusBadRequest, api.BadRequest, "status is valid, invalid_output or execution_error")
 		return
 	}
 	var ok bool
@@ -253,7 +253,7 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
 	}
 	page, err := s.st.Page(id, pq)
 	if err != nil {
-		s.internalError(w, "store_error", err)
+		s.internalError(w, api.StoreError, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.withRows(run, page))
@@ -271,11 +271,11 @@ func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
 	format := store.Format(q.Get("format"))
 	ct, ok := exportTypes[format]
 	if !ok {
-		writeError(w, http.StatusBadRequest, "bad_format", "format is json, jsonl or csv")
+		writeError(w, http.StatusBadRequest, api.BadFormat, "format is json, jsonl or csv")
 		return
 	}
 	if q.Has("status") || q.Has("after") || q.Has("limit") {
-		writeError(w, http.StatusBadRequest, "bad_request", "an export has every result: status, after and limit are for pages")
+		writeError(w, http.StatusBadRequest, api.BadRequest, "an export has every result: status, after and limit are for pages")
 		return
 	}
 	out := &lazyResponse{w: w, header: func(h http.Header) {
@@ -289,7 +289,7 @@ func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
 		// Part of the body is out: break the connection rather than end it looking complete.
 		panic(http.ErrAbortHandler)
 	case errors.Is(err, store.ErrNoReport):
-		writeError(w, http.StatusConflict, "not_finished", err.Error()+": the json document needs a completed run; jsonl and csv export any run")
+		writeError(w, http.StatusConflict, api.NotFinished, err.Error()+": the json document needs a completed run; jsonl and csv export any run")
 	default:
 		s.runError(w, err)
 	}
@@ -363,14 +363,14 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 		run := s.settled(stored)
 		switch owner := s.elsewhere(run); {
 		case run.Status != stored.Status:
-			writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s was %s in a process that is gone: it is interrupted now; resuming it evaluates only what is missing", id, stored.Status))
+			writeError(w, http.StatusConflict, api.NotRunning, fmt.Sprintf("run %s was %s in a process that is gone: it is interrupted now; resuming it evaluates only what is missing", id, stored.Status))
 		case owner != "":
-			writeError(w, http.StatusConflict, "other_process", fmt.Sprintf("run %s is %s in %s, not in this server: stop it there (Ctrl-C where it runs)", id, run.Status, owner))
+			writeError(w, http.StatusConflict, api.OtherProcess, fmt.Sprintf("run %s is %s in %s, not in this server: stop it there (Ctrl-C where it runs)", id, run.Status, owner))
 		default:
-			writeError(w, http.StatusConflict, "not_running", fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
+			writeError(w, http.StatusConflict, api.NotRunning, fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
 		}
 	default:
-		s.internalError(w, "store_error", err)
+		s.internalError(w, api.StoreError, err)
 	}
 }
 
@@ -391,17 +391,17 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		} else if run.Status == store.Queued || run.Status == store.Running {
 			what += " in this server"
 		}
-		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, what))
+		writeError(w, http.StatusConflict, api.NotResumable, fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, what))
 		return
 	}
 	dir := path.Dir(run.Benchmark)
 	if !fs.ValidPath(dir) {
-		writeError(w, http.StatusConflict, "not_resumable", fmt.Sprintf("run %s's benchmark %s is not a workspace path", id, run.Benchmark))
+		writeError(w, http.StatusConflict, api.NotResumable, fmt.Sprintf("run %s's benchmark %s is not a workspace path", id, run.Benchmark))
 		return
 	}
 	b, err := ir.Unmarshal(run.IR)
 	if err != nil {
-		s.internalError(w, "store_error", fmt.Errorf("run %s's stored IR: %w", id, err))
+		s.internalError(w, api.StoreError, fmt.Errorf("run %s's stored IR: %w", id, err))
 		return
 	}
 	if s.runs.full() {

@@ -202,16 +202,16 @@ func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if code, msg, ok := s.hosts.check(r); !ok {
-			writeError(w, http.StatusForbidden, api.Code(code), msg)
+			writeError(w, http.StatusForbidden, code, msg)
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if !s.authorized(r) {
-				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs Authorization: Bearer <token>")
+				writeError(w, http.StatusUnauthorized, api.Unauthorized, "this server needs Authorization: Bearer <token>")
 				return
 			}
 			if changesState(r) && !bodyTypeAccepted(r) {
-				writeError(w, http.StatusUnsupportedMediaType, "json_required", "send the request body as application/json (an upload may also be application/octet-stream)")
+				writeError(w, http.StatusUnsupportedMediaType, api.JSONRequired, "send the request body as application/json (an upload may also be application/octet-stream)")
 				return
 			}
 			limit := s.cfg.MaxBody
@@ -288,14 +288,14 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
+			writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
 		} else {
-			writeError(w, http.StatusBadRequest, "bad_request", "the request body could not be read (cut short, or too slow)")
+			writeError(w, http.StatusBadRequest, api.BadRequest, "the request body could not be read (cut short, or too slow)")
 		}
 		return false
 	}
 	if err := jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", "the request body is not the expected JSON: "+jsonProblem(err))
+		writeError(w, http.StatusBadRequest, api.BadRequest, "the request body is not the expected JSON: "+jsonProblem(err))
 		return false
 	}
 	return true

@@ -13,7 +13,13 @@ import (
 
 // appendResult appends res as one JSON line, byte for byte what encoding/json writes with
 // HTML escaping off, without reflection: the results stream is written once per example.
-// Predictions of shapes JSON decoding does not produce go through encoding/json.
+// Predictions of shapes JSON decoding does not produce go through encoding/json. It is a
+// second implementation and earns its place by issue 12's target of 100,000 examples/s on
+// one core: measured (GOMAXPROCS=1, BenchmarkRunInProcess, median of 5 interleaved runs)
+// 112k examples/s with it, 78k with encoding/json's Encoder and 78k with json v2 set to write
+// the same bytes. An invoice result takes 0.7 µs and no allocation here, 2.9 µs and 11 with
+// encoding/json, 4.1 µs and 3 with json v2 (BenchmarkEncodeResult). TestAppendResultAgrees
+// and the fuzz targets of its parts hold it to encoding/json byte for byte.
 func appendResult(b []byte, res *ExampleResult, keys []string) ([]byte, []string, error) {
 	b = append(b, `{"index":`...)
 	b = strconv.AppendInt(b, int64(res.Index), 10)

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"path"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/store"
 )
 

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"sync"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compare"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"

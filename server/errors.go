@@ -2,11 +2,12 @@ package server
 
 import (
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // internalError answers a failure of the server itself: the client gets the code and a

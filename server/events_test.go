@@ -2,13 +2,13 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"math"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/store"
 )
 

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"io/fs"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // MaxUpload bounds a file sent to PUT /api/files as raw bytes; one sent as {"base64"} JSON

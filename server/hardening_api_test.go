@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"github.com/benchy-eval/benchy/api"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -21,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/store"
 )

@@ -2,13 +2,14 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // realServer is the server as `benchy serve` runs it: Listen (the connection limit) and

@@ -1,13 +1,13 @@
 package server
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/store"
 )

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 )
 

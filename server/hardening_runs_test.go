@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io/fs"
 	"net/http"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"

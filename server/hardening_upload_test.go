@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // uploadWorkspace is workspace with a runtime file whose command runs a script and names

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/internal/testkit"
 
 	"github.com/benchy-eval/benchy/store"

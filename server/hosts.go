@@ -2,13 +2,14 @@ package server
 
 import (
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"net"
 	"net/http"
 	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // A web page can make a browser send requests to the server: DNS rebinding points a name

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"sync"
 	"sync/atomic"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"github.com/benchy-eval/benchy/api"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/store"
 )

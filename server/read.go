@@ -3,11 +3,12 @@ package server
 import (
 	"errors"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"io/fs"
 	"net/http"
 	"os"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // Workspace files are opened without blocking and checked to be regular files before a

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/csv"
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"math"
 	"net/http"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 )
 

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/store"
 )
 

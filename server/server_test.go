@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"github.com/benchy-eval/benchy/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 )
 

@@ -1,10 +1,11 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // ComparePage is /compare?a=ID&b=ID: run B against run A of the same benchmark — the

@@ -1,11 +1,12 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 func (p *ComparePage) Render() app.UI {

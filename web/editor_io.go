@@ -2,12 +2,12 @@ package web
 
 import (
 	"errors"
-	"github.com/benchy-eval/benchy/api"
 	"path"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/form"
 )
 

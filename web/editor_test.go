@@ -1,12 +1,12 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/web/form"
 )

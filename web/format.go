@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/benchy-eval/benchy/api"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // placeholder is the value of a select's "choose…" option. An option's value cannot be

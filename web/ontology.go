@@ -1,11 +1,11 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/ontology"
 )
 

@@ -3,12 +3,13 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"github.com/benchy-eval/benchy/api"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // Unit tests of the runs, results, compare and ontology pages' helpers: pure Go, no browser.

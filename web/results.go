@@ -1,11 +1,12 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // ResultsPage is /results?run=ID[&status=S]: a run's score with its interval, counts by

@@ -2,10 +2,11 @@ package web
 
 import (
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // Clipping of JSON cells: what a cell shows, and what its title (the full value) may hold.

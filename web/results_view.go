@@ -1,10 +1,11 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 func (p *ResultsPage) Render() app.UI {

@@ -1,12 +1,13 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // RunsPage is /runs?benchmark=PATH[&run=ID]: pick a workspace benchmark, see which

@@ -2,11 +2,12 @@ package web
 
 import (
 	"context"
-	"github.com/benchy-eval/benchy/api"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // What the user does on the runs page: start, cancel and resume runs, follow one, and

@@ -3,10 +3,11 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"github.com/benchy-eval/benchy/api"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // liveRun is the run the runs page follows: its stored record, updated from the server's

@@ -1,11 +1,12 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 // renderLive shows the followed run: status, progress, rate, and how it ended.

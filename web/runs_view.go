@@ -1,12 +1,13 @@
 package web
 
 import (
-	"github.com/benchy-eval/benchy/api"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
 )
 
 func (p *RunsPage) Render() app.UI {

@@ -18,9 +18,10 @@ import (
 // lexer, and the square of the keys of a block mapping (parseMap recurses per key). It is a
 // second implementation and earns its place by issue 12's target of compiling the paper's
 // invoice example in 100 µs or less: measured (GOMAXPROCS=1, BenchmarkCompileInvoiceWith,
-// median of 5) 79 µs and 488 allocations with it, 156–196 µs and 1,156 with goccy's parser
-// alone (ir.Marshal by json v2 in both; 60 µs against 113 µs with the former hand-written
-// IR writer); 1,000 generated fields compile in 6.4 ms with it and 12.4 ms without
+// median of 5) 79 µs and 488 allocations with it (90 µs on a busier machine, where goccy's
+// parser alone took 196 µs and 1,156 allocations; ir.Marshal by json v2 in both; 60 µs
+// against 113 µs with the former hand-written IR writer); 1,000 generated fields compile in
+// 6.6 ms with it and 12.4 ms without
 // (BenchmarkCompileFields' target: 10 ms). A differential test and a fuzz target hold it to
 // the full parser's trees and diagnostics wherever it answers.
 func parseFast(l *lexed) (root *node, ds diag.List, dropped int, ok bool) {

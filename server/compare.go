@@ -74,17 +74,43 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	body, err := json.Marshal(struct {
-		A string `json:"a"`
-		B string `json:"b"`
-		compare.Comparison
-	}{idA, idB, c.Result()})
+	cmp, err := wireComparison(idA, idB, c.Result())
+	if err != nil {
+		s.internalError(w, api.Internal, err)
+		return
+	}
+	body, err := json.Marshal(cmp)
 	if err != nil {
 		s.internalError(w, api.Internal, err)
 		return
 	}
 	s.cmps.put(key, body)
 	writeJSON(w, http.StatusOK, json.RawMessage(body))
+}
+
+// wireComparison is run b compared with run a as the API sends it.
+func wireComparison(a, b string, c compare.Comparison) (api.Comparison, error) {
+	out := api.Comparison{A: a, B: b, Examples: c.Examples, ScoreA: c.ScoreA, ScoreB: c.ScoreB, Delta: c.Delta,
+		Interval: api.Interval(c.Interval), Improved: c.Improved, Regressed: c.Regressed}
+	if c.Dimensions != nil {
+		out.Dimensions = make([]api.CompareDimension, len(c.Dimensions))
+	}
+	if c.Flips != nil {
+		out.Flips = make([]api.Flip, len(c.Flips))
+	}
+	for i, d := range c.Dimensions {
+		out.Dimensions[i] = api.CompareDimension(d)
+	}
+	for i, f := range c.Flips {
+		pa, errA := json.Marshal(f.PredictionA)
+		pb, errB := json.Marshal(f.PredictionB)
+		if err := errors.Join(errA, errB); err != nil {
+			return api.Comparison{}, err
+		}
+		out.Flips[i] = api.Flip{Index: f.Index, StatusA: string(f.StatusA), StatusB: string(f.StatusB), QA: f.QA, QB: f.QB,
+			PredictionA: pa, PredictionB: pb}
+	}
+	return out, nil
 }
 
 // compareCache keeps the answers of the latest comparisons, at most maxCompares of them

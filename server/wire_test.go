@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compare"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -131,4 +133,40 @@ func strict[T any](t *testing.T, what, data string, v *T) *T {
 		t.Errorf("%s: the api type encodes\n%s\nthe server sent\n%s", what, got, data)
 	}
 	return v
+}
+
+// TestWireComparison: a comparison with flips, null and non-null accuracies and
+// predictions encodes as compare.Comparison with the two ids did before it became an
+// api.Comparison (the live comparison of TestWireTypes has no flips).
+func TestWireComparison(t *testing.T) {
+	acc := 0.5
+	for _, c := range []compare.Comparison{
+		{},
+		{Examples: 3, ScoreA: 0.25, ScoreB: 1.0 / 3, Delta: 0.08, Interval: engine.Interval{Level: 0.95, Low: -0.1, High: 0.3, Method: "paired-bootstrap"},
+			Dimensions: []compare.Dimension{{Path: []string{"a", "b.c"}, AccuracyA: &acc}, {}},
+			Improved:   1, Regressed: 1,
+			Flips: []compare.Flip{
+				{Index: 2, StatusA: engine.StatusValid, StatusB: engine.StatusExecutionError, QA: 0.5, PredictionA: map[string]any{"x": "<&>", "n": 1.5}},
+				{Index: 7, StatusA: engine.StatusInvalidOutput, StatusB: engine.StatusValid, QB: 1, PredictionA: []any{nil}, PredictionB: "é"},
+			}},
+		{Dimensions: []compare.Dimension{}, Flips: []compare.Flip{}},
+	} {
+		before, err := json.Marshal(struct {
+			A string `json:"a"`
+			B string `json:"b"`
+			compare.Comparison
+		}{"01A", "01B", c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmp, err := wireComparison("01A", "01B", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := json.Marshal(cmp)
+		if !bytes.Equal(before, after) {
+			t.Errorf("before %s\nafter  %s", before, after)
+		}
+		strict(t, "comparison", string(after), &api.Comparison{})
+	}
 }

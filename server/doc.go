@@ -23,4 +23,7 @@
 // the missing ones. GET /api/runs/{id}/events streams a run's progress as Server-Sent
 // Events without ever holding the run up; results are read page by page or exported as a
 // stream, so a run of a million examples costs the server no more memory than ten.
+//
+// What it sends are package api's types, the ones the browser app reads; every error
+// answer is {"error": {"code", "message"}} with a code of api.Codes (or a diagnostic's).
 package server

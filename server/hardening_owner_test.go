@@ -60,7 +60,7 @@ func otherRun(t *testing.T, st *store.Store, dir string, done int) string {
 // addResults stores results from to to-1 of run id, as the slow adapter answers them.
 func addResults(t *testing.T, st *store.Store, id string, from, to int) {
 	t.Helper()
-	w := st.Results(id)
+	w := st.ResultWriter(id)
 	for i := from; i < to; i++ {
 		score := 1.0
 		if err := w.Add(engine.ExampleResult{Index: i, Status: engine.StatusValid, Score: &score, Contribution: 1,

@@ -221,7 +221,7 @@ func (m *manager) run(j *job) (end func() error) {
 		logf("cannot start: %v", err)
 		return setStatus(store.Interrupted)
 	}
-	w := m.st.Results(j.id)
+	w := m.st.ResultWriter(j.id)
 	var get func(int) (engine.ExampleResult, bool)
 	if j.resume {
 		get = m.st.Prior(j.id).Get

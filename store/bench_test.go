@@ -35,7 +35,7 @@ func BenchmarkStoreResults(b *testing.B) {
 	cpu := cpuTime()
 	for range b.N {
 		r := create(b, s, "bench.yaml")
-		w := s.Results(r.ID)
+		w := s.ResultWriter(r.ID)
 		for i := range results {
 			if err := w.Add(results[i]); err != nil {
 				b.Fatal(err)
@@ -98,7 +98,7 @@ func buildRun(path string, n int) (string, error) {
 		return "", err
 	}
 	s.MarkRunning(r.ID, n)
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	rep := &engine.Report{Version: engine.ResultVersion, IRHash: r.IRHash, Binding: r.Binding}
 	for i := range n {
 		res := example(i)
@@ -168,7 +168,7 @@ func BenchmarkDone(b *testing.B) {
 	}
 	defer s.Close()
 	for range b.N {
-		x, err := s.Done(id)
+		x, err := s.RecordedSet(id)
 		if err != nil || x.Len() != n {
 			b.Fatalf("%d indices, %v", x.Len(), err)
 		}

@@ -70,7 +70,7 @@ func TestHardeningSettleStale(t *testing.T) {
 		t.Errorf("Settle of no run: %v", err)
 	}
 
-	w := cli.Results(live.ID)
+	w := cli.ResultWriter(live.ID)
 	for i := range 60 {
 		w.Add(example(i))
 	}

@@ -83,7 +83,7 @@ func example(i int) engine.ExampleResult {
 // write stores the results of examples lo..hi-1 through one Writer.
 func write(t testing.TB, s *Store, id string, lo, hi int) {
 	t.Helper()
-	w := s.Results(id)
+	w := s.ResultWriter(id)
 	for i := lo; i < hi; i++ {
 		if err := w.Add(example(i)); err != nil {
 			t.Fatal(err)

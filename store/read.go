@@ -48,8 +48,8 @@ func (x *Indices) Missing(total int) []int {
 	return out
 }
 
-// Done returns the indices of run id that have a stored result.
-func (s *Store) Done(id string) (*Indices, error) {
+// RecordedSet returns the set of example indices of run id that have a stored result.
+func (s *Store) RecordedSet(id string) (*Indices, error) {
 	rows, err := s.r.Query(`SELECT idx FROM results WHERE run_id = ? ORDER BY idx`, id)
 	if err != nil {
 		return nil, err

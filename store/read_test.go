@@ -15,7 +15,7 @@ func TestResume(t *testing.T) {
 	r := create(t, s, "b.yaml")
 	s.MarkRunning(r.ID, 200)
 	// Workers finish out of order; the run stops with holes.
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	var stored []int
 	for i := range 200 {
 		if i%3 != 0 && i != 130 {
@@ -26,7 +26,7 @@ func TestResume(t *testing.T) {
 	w.Close()
 	s.SetStatus(r.ID, Interrupted)
 
-	done, err := s.Done(r.ID)
+	done, err := s.RecordedSet(r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestResume(t *testing.T) {
 	}
 	// Resuming reuses what is stored, byte for byte, and evaluates only the missing.
 	s.SetStatus(r.ID, Running)
-	w = s.Results(r.ID)
+	w = s.ResultWriter(r.ID)
 	for i := range 200 {
 		res, ok, err := s.Result(r.ID, i)
 		if err != nil {
@@ -202,7 +202,7 @@ func TestReadersWhileWriting(t *testing.T) {
 			}
 		}()
 	}
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	for i := range n {
 		if err := w.Add(example(i)); err != nil {
 			t.Fatal(err)
@@ -228,7 +228,7 @@ func TestPrior(t *testing.T) {
 	s, _ := open(t)
 	r := create(t, s, "b.yaml")
 	stored := func(i int) bool { return i%5 != 0 && (i < 1200 || i > 2600) && i < 4000 }
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	for i := range 5000 {
 		if stored(i) {
 			w.Add(example(i))

@@ -51,8 +51,8 @@ type row struct {
 	result       string
 }
 
-// Results returns a writer for the results of run id.
-func (s *Store) Results(id string) *Writer {
+// ResultWriter returns a writer that stores the results of run id.
+func (s *Store) ResultWriter(id string) *Writer {
 	w := &Writer{s: s, runID: id, rows: make([]row, 0, batchSize)}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false) // as the engine's results stream

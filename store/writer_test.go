@@ -23,7 +23,7 @@ func TestWritesSurviveReopen(t *testing.T) {
 	}
 	defer s.Close()
 	got, _ := s.GetRun(r.ID)
-	done, err := s.Done(r.ID)
+	done, err := s.RecordedSet(r.ID)
 	if err != nil || got.Done != n || done.Len() != n {
 		t.Fatalf("after reopening: runs.done %d, %d stored, %v; want %d", got.Done, done.Len(), err, n)
 	}
@@ -41,7 +41,7 @@ func TestWritesSurviveReopen(t *testing.T) {
 func TestTimedFlush(t *testing.T) {
 	s, _ := open(t)
 	r := create(t, s, "b.yaml")
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	defer w.Close()
 	for i := range 3 {
 		if err := w.Add(example(i)); err != nil {
@@ -67,7 +67,7 @@ func TestResultsAreWriteOnce(t *testing.T) {
 	r := create(t, s, "b.yaml")
 	write(t, s, r.ID, 0, 10)
 	// A resumed run adds everything again, some of it different: what was stored stays.
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	for i := range 15 {
 		res := example(i)
 		if i < 10 {
@@ -87,13 +87,13 @@ func TestResultsAreWriteOnce(t *testing.T) {
 
 func TestWriterErrors(t *testing.T) {
 	s, _ := open(t)
-	w := s.Results("no-such-run")
+	w := s.ResultWriter("no-such-run")
 	w.Add(example(0))
 	if err := w.Flush(); err == nil {
 		t.Error("results of an unknown run were stored")
 	}
 	r := create(t, s, "b.yaml")
-	w = s.Results(r.ID)
+	w = s.ResultWriter(r.ID)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestCommittedResultsSurviveSIGKILL(t *testing.T) {
 		t.Fatalf("MarkInterrupted: %d, %v", n, err)
 	}
 	got, err := s.GetRun(id)
-	done, _ := s.Done(id)
+	done, _ := s.RecordedSet(id)
 	if err != nil || got.Status != Interrupted || got.Done != 1500 || done.Len() != 1500 || !done.Has(1499) || done.Has(1500) {
 		t.Fatalf("after SIGKILL: %+v, %d stored, %v; want interrupted with 1500", got, done.Len(), err)
 	}
@@ -146,7 +146,7 @@ func crashChild(path string) {
 		panic(err)
 	}
 	s.MarkRunning(r.ID, 2000)
-	w := s.Results(r.ID)
+	w := s.ResultWriter(r.ID)
 	for i := range 1500 {
 		if err := w.Add(example(i)); err != nil {
 			panic(err)

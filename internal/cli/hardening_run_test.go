@@ -246,7 +246,7 @@ func TestHardeningServerStartLeavesLiveRun(t *testing.T) {
 		t.Fatalf("the CLI run: %v\n%s", err, cliErr.String())
 	}
 	run, err := st.GetRun(id)
-	done, _ := st.Done(id)
+	done, _ := st.RecordedSet(id)
 	if err != nil || run.Status != store.Completed || run.Done != n || done.Len() != n {
 		t.Errorf("the CLI's run: %s, done %d, %d stored, %v; want completed with %d\n%s", run.Status, run.Done, done.Len(), err, n, cliErr.String())
 	}

@@ -60,7 +60,7 @@ func openRecorder(log io.Writer, benchmark string, spec store.RunSpec) *recorder
 		fmt.Fprintf(log, "benchy run: warning: this run is not recorded in %s: %v\n", db, err)
 		return nil
 	}
-	return &recorder{log: log, st: st, db: db, id: run.ID, w: st.Results(run.ID)}
+	return &recorder{log: log, st: st, db: db, id: run.ID, w: st.ResultWriter(run.ID)}
 }
 
 func (r *recorder) warn(err error) {

@@ -203,7 +203,7 @@ func (a *commandAdapter) Close() error {
 // no longer be matched to requests, so it must be restarted.
 func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-	v, strict, ok := decodeJSON(line)
+	v, strict, ok := decodeReply(line)
 	m, _ := v.(map[string]any)
 	if !ok || m == nil {
 		return nil, engine.ExecutionError(diag.AdapterError, "the answer is not a JSON object: %q", clip(line, 200)), true
@@ -249,12 +249,13 @@ func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	}
 }
 
-// decodeJSON decodes exactly one JSON value, numbers as json.Number so that 121 and 121.0
+// decodeReply decodes an AI-system's reply (a command's answer line, an HTTP response
+// body): exactly one JSON value, numbers as json.Number so that 121 and 121.0
 // stay as written for the engine's int and float checks. ok is false when b is not JSON;
 // strict is set when b is JSON that breaks RFC 8259's rules (invalid UTF-8, a lone
 // surrogate, a duplicate key: engine.DecodeJSON), and then v is the repaired value, to
 // show as an invalid output, never to score.
-func decodeJSON(b []byte) (v any, strict error, ok bool) {
+func decodeReply(b []byte) (v any, strict error, ok bool) {
 	v, err := engine.DecodeJSON(b)
 	var se *engine.StrictError
 	switch {

@@ -113,7 +113,7 @@ func (a *httpAdapter) invoke(ctx context.Context, index int, input map[string]an
 		return nil, engine.ExecutionError(diag.AdapterError, "the response is larger than %d MiB", maxBody>>20)
 	}
 	data = a.b.secrets.Bytes(data) // before the prediction of a body that is not JSON is cut
-	out, strict, ok := decodeJSON(data)
+	out, strict, ok := decodeReply(data)
 	if !ok {
 		return nil, engine.InvalidOutput(clip(data, maxPrediction), "the response is not JSON (HTTP %s, Content-Type %q, %d bytes)",
 			resp.Status, resp.Header.Get("Content-Type"), len(data))

@@ -24,7 +24,7 @@ func BenchmarkDecodeRow(b *testing.B) {
 		b.SetBytes(int64(len(codecRow)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeJSON(codecRow); err != nil {
+			if _, err := decodeStrict(codecRow); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -57,10 +57,10 @@ func BenchmarkDecodeRow(b *testing.B) {
 	})
 }
 
-// decodeV2 is what a json v2 replacement of decodeJSON would be on the happy path: jsontext's
+// decodeV2 is what a json v2 replacement of decodeStrict would be on the happy path: jsontext's
 // strict tokenizer (it rejects invalid UTF-8, lone surrogates and duplicate names by default)
 // with the tree built here, numbers kept as written (json.Number), since json v2 decodes a
-// number into any as float64 and has no UseNumber. It leaves out what decodeJSON also does
+// number into any as float64 and has no UseNumber. It leaves out what decodeStrict also does
 // on a strict failure (classify the error, decode again leniently for the repaired value).
 func decodeV2(line []byte) (any, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(line))
@@ -129,7 +129,7 @@ func decodeV2Value(dec *jsontext.Decoder) (any, error) {
 // BenchmarkDecodeRowNumbers is BenchmarkDecodeRow's json v2 case with numbers kept as
 // written, the semantics the engine needs (121 and 121.0 differ for its int check).
 func BenchmarkDecodeRowNumbers(b *testing.B) {
-	want, err := decodeJSON(codecRow)
+	want, err := decodeStrict(codecRow)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func BenchmarkDecodeRowNumbers(b *testing.B) {
 // codecResult is a results-stream line of the invoice example's shape.
 func codecResult() *ExampleResult {
 	one := 1.0
-	pred, err := decodeJSON([]byte(`{"invoice_number":"F-2024-0001","date":"2024-03-15","supplier":"Distribuciones Garcia S.L.","subtotal":1250.5,"total":1513.11}`))
+	pred, err := decodeStrict([]byte(`{"invoice_number":"F-2024-0001","date":"2024-03-15","supplier":"Distribuciones Garcia S.L.","subtotal":1250.5,"total":1513.11}`))
 	if err != nil {
 		panic(err)
 	}

@@ -148,7 +148,7 @@ func (d *dataset) readLine() ([]byte, error) {
 
 // parse decodes and validates one row: exactly input and expected, each fitting its schema.
 func (d *dataset) parse(raw []byte) (*example, *Abort) {
-	v, err := decodeJSON(raw)
+	v, err := decodeStrict(raw)
 	if err != nil {
 		var strict *StrictError
 		if errors.As(err, &strict) {

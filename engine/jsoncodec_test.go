@@ -73,23 +73,23 @@ func TestDecodeJSONAgrees(t *testing.T) {
 func agree(t *testing.T, line []byte) {
 	t.Helper()
 	want, wantErr := stdDecode(line)
-	got, err := decodeJSON(line)
+	got, err := decodeStrict(line)
 	var strict *StrictError
 	switch {
 	case wantErr != nil:
 		if err == nil || errors.As(err, &strict) {
-			t.Fatalf("%q: decodeJSON error %v, encoding/json error %v", clip(string(line)), err, wantErr)
+			t.Fatalf("%q: decodeStrict error %v, encoding/json error %v", clip(string(line)), err, wantErr)
 		}
 		return
 	case strictValid(line) != nil:
 		if !errors.As(err, &strict) {
-			t.Fatalf("%q: decodeJSON error %v, want a strictness error (jsontext: %v)", clip(string(line)), err, strictValid(line))
+			t.Fatalf("%q: decodeStrict error %v, want a strictness error (jsontext: %v)", clip(string(line)), err, strictValid(line))
 		}
 	case err != nil:
-		t.Fatalf("%q: decodeJSON error %v, want none", clip(string(line)), err)
+		t.Fatalf("%q: decodeStrict error %v, want none", clip(string(line)), err)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%q: decodeJSON = %#v, encoding/json = %#v", clip(string(line)), got, want)
+		t.Fatalf("%q: decodeStrict = %#v, encoding/json = %#v", clip(string(line)), got, want)
 	}
 }
 

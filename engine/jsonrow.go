@@ -17,7 +17,7 @@ import (
 // (U+FFFD for the bad bytes, the last of duplicate keys), for showing, never for scoring.
 // Any other error is a syntax error and v is nil. No message quotes the text: a file that is
 // not a dataset must not leak through the error.
-func DecodeJSON(data []byte) (v any, err error) { return decodeJSON(data) }
+func DecodeJSON(data []byte) (v any, err error) { return decodeStrict(data) }
 
 // StrictError is a JSON text that parses but breaks a rule of interoperable JSON: the first
 // one found, at a 1-based byte offset.
@@ -28,7 +28,7 @@ type StrictError struct {
 
 func (e *StrictError) Error() string { return fmt.Sprintf("%s at byte %d", e.Reason, e.Offset) }
 
-// decodeJSON is DecodeJSON, in one pass and sharing one copy of the line: unescaped
+// decodeStrict is DecodeJSON, in one pass and sharing one copy of the line: unescaped
 // strings and numbers are slices of it. It is a second implementation beside the libraries
 // and earns its place by issue 12's target of 100,000 examples/s on one core: measured
 // (GOMAXPROCS=1, BenchmarkRunInProcess, 100,000 invoice rows, median of 5 interleaved runs)
@@ -38,7 +38,7 @@ func (e *StrictError) Error() string { return fmt.Sprintf("%s at byte %d", e.Rea
 // 3.4 µs and 34 with encoding/json (BenchmarkDecodeRow, BenchmarkDecodeRowNumbers). Rows
 // are decoded twice per run. TestDecodeJSONAgrees and FuzzDecodeJSON hold it to
 // encoding/json for the value and to jsontext for strictness.
-func decodeJSON(line []byte) (any, error) {
+func decodeStrict(line []byte) (any, error) {
 	d := jsonText{s: string(line)}
 	d.space()
 	v, err := d.value()
@@ -54,7 +54,7 @@ func decodeJSON(line []byte) (any, error) {
 	return v, nil
 }
 
-// jsonText is the state of decodeJSON: the text, the offset reached and the first
+// jsonText is the state of decodeStrict: the text, the offset reached and the first
 // strictness violation met.
 type jsonText struct {
 	s      string

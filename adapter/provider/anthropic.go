@@ -137,7 +137,7 @@ type anthropicReply struct {
 // the prompt cache's reads and writes too, since the API reports those apart.
 func (a anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure) {
 	var r anthropicReply
-	if err := decodeJSON(body, &r); err != nil {
+	if err := decodeKeepingNumbers(body, &r); err != nil {
 		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a Messages response: %s", snippet(a.secrets, body))
 	}
 	var usage *engine.Usage

@@ -78,8 +78,9 @@ func strictReply(body []byte) error {
 	return nil
 }
 
-// decodeJSON decodes a JSON value keeping numbers as json.Number.
-func decodeJSON(data []byte, v any) error {
+// decodeKeepingNumbers decodes a JSON value into v, numbers as json.Number; unlike
+// engine.DecodeJSON it does not check strictness.
+func decodeKeepingNumbers(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	return dec.Decode(v)

@@ -58,7 +58,7 @@ func newOAServer(t testing.TB, replies ...oaResponse) *oaServer {
 			}
 		}
 		var body map[string]any
-		decodeJSON(raw, &body)
+		decodeKeepingNumbers(raw, &body)
 		s.mu.Lock()
 		i := len(s.reqs)
 		s.reqs = append(s.reqs, oaRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw, Body: body})

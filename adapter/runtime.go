@@ -108,19 +108,19 @@ func (r *Runtime) Names() []string {
 }
 
 // Factory returns the adapter factory for b's AI-system and the name of the binding or
-// provider it uses. root is the benchmark file's directory: a model's prompt file is read
+// provider it uses. benchDir is the benchmark file's directory: a model's prompt file is read
 // from it, and may not lead out of it. An AI-system the runtime cannot reach is an error
 // wrapping engine.ErrMissingBinding; a provider that is defined but cannot be used (its
 // key's variable unset, the prompt file unreadable) is a plain error. Both come before any
 // example runs. Commands' stderr goes to log, line by line, each line prefixed with the
 // binding's name; log may be nil. A nil Runtime binds nothing.
-func (r *Runtime) Factory(b *ir.Benchmark, root string, log io.Writer) (engine.Factory, string, error) {
-	return r.FactoryIn(b, root, engine.Paths{}, log)
+func (r *Runtime) Factory(b *ir.Benchmark, benchDir string, log io.Writer) (engine.Factory, string, error) {
+	return r.FactoryIn(b, benchDir, engine.Paths{}, log)
 }
 
 // FactoryIn is Factory with the prompt file confined by paths (the run's workspace), as
-// the dataset is, rather than to root.
-func (r *Runtime) FactoryIn(b *ir.Benchmark, root string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
+// the dataset is, rather than to benchDir.
+func (r *Runtime) FactoryIn(b *ir.Benchmark, benchDir string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
 	sys := b.AISystem
 	switch sys.Type {
 	case ir.SystemExternal:
@@ -136,7 +136,7 @@ func (r *Runtime) FactoryIn(b *ir.Benchmark, root string, paths engine.Paths, lo
 		}
 		return bd.httpFactory(), bd.name, nil
 	case ir.SystemModel:
-		return r.modelFactory(b, root, paths)
+		return r.modelFactory(b, benchDir, paths)
 	}
 	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
 }

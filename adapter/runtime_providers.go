@@ -200,14 +200,14 @@ func (r *Runtime) ProviderNames() []string {
 }
 
 // modelFactory binds a model AI-system to the provider it names. The key is read from the
-// environment here, once, and the prompt file from the benchmark's directory root.
-func (r *Runtime) modelFactory(b *ir.Benchmark, root string, paths engine.Paths) (engine.Factory, string, error) {
+// environment here, once, and the prompt file from the benchmark's directory benchDir.
+func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Paths) (engine.Factory, string, error) {
 	sys := b.AISystem
 	cfg, ok := r.providerConfig(sys.Provider)
 	if !ok {
 		return nil, "", r.missingProvider(sys.Provider)
 	}
-	prompt, err := readPromptIn(root, sys.Prompt, paths)
+	prompt, err := readPromptIn(benchDir, sys.Prompt, paths)
 	if err != nil {
 		return nil, "", err
 	}
@@ -250,24 +250,26 @@ func (r *Runtime) missingProvider(name string) error {
 	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
 }
 
-// readPrompt reads a model's prompt file confined to root: readPromptIn without a
+// readPrompt reads a model's prompt file confined to benchDir: readPromptIn without a
 // workspace.
-func readPrompt(root, name string) (string, error) { return readPromptIn(root, name, engine.Paths{}) }
+func readPrompt(benchDir, name string) (string, error) {
+	return readPromptIn(benchDir, name, engine.Paths{})
+}
 
 // maxPrompt bounds a prompt file: far beyond any model's context, far below the memory a
 // mistaken data file would take.
 const maxPrompt = 16 << 20
 
 // readPromptIn reads a model's prompt file, name as ai-system.prompt gives it:
-// slash-separated and relative to root, the benchmark's directory, within paths: neither
-// .. nor a symbolic link leads out of the workspace (or of root, without one), and the
+// slash-separated and relative to benchDir, the benchmark's directory, within paths: neither
+// .. nor a symbolic link leads out of the workspace (or of benchDir, without one), and the
 // runtime file and hidden files (.env, .benchy/) are refused, as engine.Paths says. No
 // prompt is "".
-func readPromptIn(root, name string, paths engine.Paths) (string, error) {
+func readPromptIn(benchDir, name string, paths engine.Paths) (string, error) {
 	if name == "" {
 		return "", nil
 	}
-	data, err := paths.ReadFile(root, name, maxPrompt)
+	data, err := paths.ReadFile(benchDir, name, maxPrompt)
 	var pe *engine.PathError
 	switch {
 	case errors.As(err, &pe) && (pe.Kind == engine.PathMissing || pe.Kind == engine.PathUnreadable):

@@ -112,7 +112,7 @@ func BenchmarkRunInProcess(b *testing.B) {
 	b.ReportAllocs()
 	cpu := cpuTime()
 	for b.Loop() {
-		rep, err := Run(context.Background(), bench, factory, Options{Root: dir, Concurrency: 1, Results: io.Discard})
+		rep, err := Run(context.Background(), bench, factory, Options{BenchmarkDir: dir, Concurrency: 1, Results: io.Discard})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -211,7 +211,7 @@ func TestMemoryFlat(t *testing.T) {
 			}
 		}()
 		began := time.Now()
-		rep, err := Run(context.Background(), bench, factory, Options{Root: dir, Concurrency: 4, Limit: n, Results: io.Discard})
+		rep, err := Run(context.Background(), bench, factory, Options{BenchmarkDir: dir, Concurrency: 4, Limit: n, Results: io.Discard})
 		elapsed := time.Since(began)
 		close(stop)
 		peak := <-done

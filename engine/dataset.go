@@ -64,21 +64,21 @@ type dataset struct {
 	failed *Abort
 }
 
-// openDataset opens the dataset for a benchmark whose file is in root, within paths.
-func openDataset(b *ir.Benchmark, root string, paths Paths) (*dataset, *Abort) {
+// openDataset opens the dataset for a benchmark whose file is in benchDir, within paths.
+func openDataset(b *ir.Benchmark, benchDir string, paths Paths) (*dataset, *Abort) {
 	name := b.Data.Path
-	path := filepath.Join(root, filepath.FromSlash(name))
+	path := filepath.Join(benchDir, filepath.FromSlash(name))
 	if filepath.IsAbs(filepath.FromSlash(name)) {
 		path = filepath.FromSlash(name) // only an IR written by hand has one; the compiler refuses it
 	}
 	notFound := func(format string, args ...any) (*dataset, *Abort) {
 		return nil, abort(path, 1, diag.DataNotFound, []string{"data", "path"}, format, args...)
 	}
-	files, err := paths.open(root)
+	files, err := paths.open(benchDir)
 	if err != nil {
 		return notFound("cannot read the dataset: %v", err)
 	}
-	base, err := realDir(root)
+	base, err := realDir(benchDir)
 	if err != nil {
 		files.Close()
 		return notFound("cannot resolve the benchmark directory: %v", unwrapPathError(err))
@@ -213,8 +213,8 @@ func (d *dataset) resolveArtifact(value string, path []string) (string, *Problem
 // given relative to the benchmark's directory or absolute, inside the benchmark's
 // directory tree or the system's temporary directory. Elsewhere is refused, so a remote
 // system cannot make Benchy probe or read any file on this machine.
-func outputArtifacts(root string) resolver {
-	allowed := []string{root, os.TempDir()}
+func outputArtifacts(benchDir string) resolver {
+	allowed := []string{benchDir, os.TempDir()}
 	for i, dir := range allowed {
 		if abs, err := filepath.Abs(dir); err == nil {
 			if real, err := filepath.EvalSymlinks(abs); err == nil {

@@ -96,7 +96,7 @@ type runResult struct {
 func run(t testing.TB, b *ir.Benchmark, root string, c *counter, answer answerFunc, opts Options) (*runResult, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	opts.Root = root
+	opts.BenchmarkDir = root
 	opts.Results = &buf
 	rep, err := Run(context.Background(), b, c.factory(answer), opts)
 	if err != nil {

@@ -44,7 +44,7 @@ func TestHardeningSetupCancel(t *testing.T) {
 	cause := errors.New("cancelled by the test")
 	time.AfterFunc(200*time.Millisecond, func() { cancel(cause) })
 	start := time.Now()
-	_, err := Run(ctx, b, factory, Options{Root: root, Concurrency: workers})
+	_, err := Run(ctx, b, factory, Options{BenchmarkDir: root, Concurrency: workers})
 	took := time.Since(start)
 	t.Logf("cancelled 200 ms in: %d of %d adapters made, all closed in %v (Run returned %v after it started)",
 		made.Load(), workers, took-200*time.Millisecond, took.Round(time.Millisecond))

@@ -174,7 +174,7 @@ func TestHardeningResultsReachTheStream(t *testing.T) {
 				<-release
 			}
 			return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
-		}), Options{Root: root, Results: stream, Concurrency: 1})
+		}), Options{BenchmarkDir: root, Results: stream, Concurrency: 1})
 		done <- err
 	}()
 	lines := 0

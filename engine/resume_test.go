@@ -52,7 +52,7 @@ func runForResume(t *testing.T, b *ir.Benchmark, root string, prior func(int) (E
 			n++
 		}
 		return map[string]any{"a": text, "b": n}, nil
-	}), Options{Root: root, Concurrency: 4, Results: &out, Prior: prior, OnResult: func(res ExampleResult, reused bool) {
+	}), Options{BenchmarkDir: root, Concurrency: 4, Results: &out, Prior: prior, OnResult: func(res ExampleResult, reused bool) {
 		rr.results[res.Index] = res
 		if reused {
 			rr.reused++

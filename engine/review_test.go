@@ -53,7 +53,7 @@ func TestCancelWritesNoCancelledExample(t *testing.T) {
 			return nil, ctx.Err()
 		}
 		return map[string]any{"a": input["text"], "b": index}, nil
-	}), Options{Root: root, Concurrency: 4, Results: &out})
+	}), Options{BenchmarkDir: root, Concurrency: 4, Results: &out})
 	if err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("err = %v, want a cancelled run", err)
 	}

@@ -18,14 +18,14 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Root        string         // the directory data.path is relative to: the benchmark file's
-	Paths       Paths          // where the dataset and its artifacts may be read from
-	IRHash      string         // recorded in the report
-	Binding     string         // the name of the adapter binding, recorded in the report
-	Concurrency int            // workers; 0 means DefaultConcurrency
-	Limit       int            // run only the first Limit examples; 0 means all
-	Results     io.Writer      // receives one ExampleResult per line, in index order
-	Progress    func(Progress) // called after each example, from one goroutine
+	BenchmarkDir string         // the benchmark file's directory: data.path is relative to it
+	Paths        Paths          // where the dataset and its artifacts may be read from
+	IRHash       string         // recorded in the report
+	Binding      string         // the name of the adapter binding, recorded in the report
+	Concurrency  int            // workers; 0 means DefaultConcurrency
+	Limit        int            // run only the first Limit examples; 0 means all
+	Results      io.Writer      // receives one ExampleResult per line, in index order
+	Progress     func(Progress) // called after each example, from one goroutine
 	// Prior returns the stored result of an example a previous, interrupted run already
 	// evaluated: it is reused, not evaluated again (resume). Nil: evaluate every example.
 	Prior func(index int) (ExampleResult, bool)
@@ -80,7 +80,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
-	total, err := validateDataset(ctx, b, opts.Root, opts.Paths, opts.Limit)
+	total, err := validateDataset(ctx, b, opts.BenchmarkDir, opts.Paths, opts.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, outputs: outputArtifacts(opts.Root)}
+	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
@@ -125,8 +125,8 @@ func closeAdapters(adapters *[]Adapter) {
 // before any AI-system call.
 // With a limit, every row is still checked (a bad row anywhere aborts), and the first
 // limit are run.
-func validateDataset(ctx context.Context, b *ir.Benchmark, root string, paths Paths, limit int) (int, error) {
-	d, a := openDataset(b, root, paths)
+func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths, limit int) (int, error) {
+	d, a := openDataset(b, benchDir, paths)
 	if a != nil {
 		return 0, a
 	}
@@ -198,7 +198,7 @@ type outcome struct {
 // memory stays flat however large the dataset. Dispatch is where Options.Stop acts: the
 // workers finish what they took and the writer writes it all, in order.
 func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
-	d, a := openDataset(r.b, r.opts.Root, r.opts.Paths)
+	d, a := openDataset(r.b, r.opts.BenchmarkDir, r.opts.Paths)
 	if a != nil {
 		return a
 	}

@@ -422,7 +422,7 @@ func TestFactoryError(t *testing.T) {
 	})
 	_, err := Run(context.Background(), compileYAML(t, datasetBench), func() (Adapter, error) {
 		return nil, errors.New("python3: not found")
-	}, Options{Root: root})
+	}, Options{BenchmarkDir: root})
 	var a *Abort
 	if !errors.As(err, &a) || a.Diagnostic.Phase != PhaseSetup || !diag.Registered(a.Diagnostic.Code) {
 		t.Errorf("err = %v, want a setup abort with a registered code", err)
@@ -444,7 +444,7 @@ func TestCancel(t *testing.T) {
 			cancel()
 		}
 		return map[string]any{"label": "yes", "n": 1}, nil
-	}), Options{Root: root, Concurrency: 4})
+	}), Options{BenchmarkDir: root, Concurrency: 4})
 	if err == nil || rep != nil {
 		t.Fatalf("a cancelled run returned report %v, err %v", rep, err)
 	}

@@ -90,7 +90,7 @@ func TestStop(t *testing.T) {
 						}
 					}
 					return resumeAnswer(index, input), nil
-				}), Options{Root: root, Concurrency: tc.workers, Results: &out, Stop: stop,
+				}), Options{BenchmarkDir: root, Concurrency: tc.workers, Results: &out, Stop: stop,
 					OnResult: func(res ExampleResult, reused bool) {
 						written = append(written, res.Index)
 						prior[res.Index] = res

@@ -110,7 +110,7 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 	list := []api.Benchmark{}
 	seen := map[string]bool{}
-	fs.WalkDir(s.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(s.wsRoot.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable corner of the workspace is skipped, not fatal
 		}

@@ -66,7 +66,7 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 			"%s: the API writes only benchmark content, here %s files (benchmarks go through PUT /api/benchmarks); never code, configuration or a file without an extension", p, strings.Join(exts, " "))
 	}
 	for i := 1; i < len(parts); i++ { // the folders on the way must be folders, not links
-		info, err := s.root.Lstat(path.Join(parts[:i]...))
+		info, err := s.wsRoot.Lstat(path.Join(parts[:i]...))
 		if errors.Is(err, fs.ErrNotExist) {
 			break
 		}
@@ -81,7 +81,7 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 	if named != "" {
 		return refuse(http.StatusForbidden, api.RunsProgram, "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
 	}
-	info, err := s.root.Lstat(p)
+	info, err := s.wsRoot.Lstat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil

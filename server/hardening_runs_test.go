@@ -237,7 +237,7 @@ func TestHardeningCancelDuringSetup(t *testing.T) {
 		made.Add(1)
 		return slowStart{&closed}, nil
 	}
-	j := newJob(b, factory, engine.Options{Root: filepath.Join(dir, "slow"), Paths: s.paths(), Concurrency: slowExamples})
+	j := newJob(b, factory, engine.Options{BenchmarkDir: filepath.Join(dir, "slow"), Paths: s.paths(), Concurrency: slowExamples})
 	id, err := s.runs.enqueue(j, func() (string, error) {
 		run, err := s.st.CreateRun(store.RunSpec{Benchmark: "slow/benchmark.yaml", IR: canonical, IRHash: ir.Hash(canonical),
 			AISystem: b.AISystem, Binding: "slow-system", Options: store.Options{Concurrency: slowExamples}})

@@ -35,7 +35,7 @@ type job struct {
 	id      string
 	b       *ir.Benchmark
 	factory engine.Factory
-	opts    engine.Options // Root, IRHash, Binding, Concurrency, Limit
+	opts    engine.Options // BenchmarkDir, IRHash, Binding, Concurrency, Limit
 	resume  bool           // reuse the results the store has
 	total   int            // the total the store knows, for a resumed run
 

@@ -23,7 +23,7 @@ var (
 
 // openRegular opens a regular file of the workspace for reading.
 func (s *Server) openRegular(p string) (*os.File, fs.FileInfo, error) {
-	f, err := s.root.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	f, err := s.wsRoot.OpenFile(p, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -83,12 +83,12 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hash := ir.Hash(canonical)
-	root, paths := s.benchmarkDir(req.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, req.Benchmark, root, paths)
+	benchDir, paths := s.benchmarkDir(req.Benchmark), s.paths()
+	factory, binding, ok := s.bind(w, b, req.Benchmark, benchDir, paths)
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, Paths: paths, IRHash: hash, Binding: binding, Concurrency: workers(req.Concurrency), Limit: req.Limit})
+	j := newJob(b, factory, engine.Options{BenchmarkDir: benchDir, Paths: paths, IRHash: hash, Binding: binding, Concurrency: workers(req.Concurrency), Limit: req.Limit})
 	spec := store.RunSpec{Benchmark: req.Benchmark, IR: canonical, IRHash: hash, AISystem: b.AISystem, Binding: binding,
 		Options: store.Options{Limit: req.Limit, Concurrency: req.Concurrency}}
 	id, err := s.runs.enqueue(j, func() (string, error) {
@@ -121,9 +121,9 @@ func (s *Server) paths() engine.Paths {
 // benchmark, in the runtime file it binds through (ws.Runtime: the nearest at or
 // above its folder, as `benchy run` finds it), or answers why there is none (422) and
 // returns false.
-func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root string, paths engine.Paths) (engine.Factory, string, bool) {
+func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, benchDir string, paths engine.Paths) (engine.Factory, string, bool) {
 	var rt *adapter.Runtime
-	if p, found := ws.Runtime(s.root.FS(), path.Dir(benchmark)); found {
+	if p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark)); found {
 		var ok bool
 		if rt, ok = s.runtime(w, p); !ok {
 			return nil, "", false
@@ -133,7 +133,7 @@ func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, root st
 		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), ws.NoRuntime(b.AISystem))
 		return nil, "", false
 	}
-	factory, binding, err := rt.FactoryIn(b, root, paths, s.cfg.Log)
+	factory, binding, err := rt.FactoryIn(b, benchDir, paths, s.cfg.Log)
 	switch {
 	case errors.Is(err, engine.ErrMissingBinding):
 		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), s.relative(err.Error()))
@@ -408,12 +408,12 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		s.enqueueError(w, errQueueFull)
 		return
 	}
-	root, paths := s.benchmarkDir(run.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, run.Benchmark, root, paths)
+	benchDir, paths := s.benchmarkDir(run.Benchmark), s.paths()
+	factory, binding, ok := s.bind(w, b, run.Benchmark, benchDir, paths)
 	if !ok {
 		return
 	}
-	j := newJob(b, factory, engine.Options{Root: root, Paths: paths, IRHash: run.IRHash, Binding: binding,
+	j := newJob(b, factory, engine.Options{BenchmarkDir: benchDir, Paths: paths, IRHash: run.IRHash, Binding: binding,
 		Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit})
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {

@@ -30,7 +30,7 @@ var errWorkspaceTooLarge = errors.New("the workspace has more files or runtime f
 func (s *Server) runtimeFiles() ([]string, error) {
 	var found []string
 	seen := 0
-	err := fs.WalkDir(s.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(s.wsRoot.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable corner is skipped, as the listing skips it
 		}
@@ -74,7 +74,7 @@ func (s *Server) privateFiles() []string {
 			out = append(out, filepath.Join(s.dir, filepath.FromSlash(f)))
 		}
 	}
-	entries, _ := fs.ReadDir(s.root.FS(), ".")
+	entries, _ := fs.ReadDir(s.wsRoot.FS(), ".")
 	hidden := 0
 	for _, e := range entries {
 		if hidden < maxHiddenPrivate && strings.HasPrefix(e.Name(), ".") && e.Type().IsRegular() {

@@ -25,8 +25,8 @@ const tempDir = store.Dir + "/tmp"
 
 // removeStaleTemps removes what killed saves left in tempDir.
 func (s *Server) removeStaleTemps() {
-	if info, err := s.root.Lstat(tempDir); err == nil && info.IsDir() {
-		if err := s.root.RemoveAll(tempDir); err != nil {
+	if info, err := s.wsRoot.Lstat(tempDir); err == nil && info.IsDir() {
+		if err := s.wsRoot.RemoveAll(tempDir); err != nil {
 			s.logf("cannot remove the temporary files of earlier saves: %v", err)
 		}
 	}
@@ -37,22 +37,22 @@ func (s *Server) removeStaleTemps() {
 // (writable).
 func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 	if dir := path.Dir(p); dir != "." {
-		if err := s.root.MkdirAll(dir, 0o755); err != nil {
+		if err := s.wsRoot.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.root.MkdirAll(tempDir, 0o755); err != nil {
+	if err := s.wsRoot.MkdirAll(tempDir, 0o755); err != nil {
 		return nil, err
 	}
 	tmp, info, err := s.writeTemp(path.Join(tempDir, randomName()), src)
 	if err != nil {
 		return nil, err
 	}
-	defer s.root.Remove(tmp) // after a rename, nothing there
-	err = s.root.Rename(tmp, p)
+	defer s.wsRoot.Remove(tmp) // after a rename, nothing there
+	err = s.wsRoot.Rename(tmp, p)
 	if errors.Is(err, syscall.EXDEV) { // p is on another file system: copy beside it first
 		var f *os.File
-		if f, err = s.root.Open(tmp); err != nil {
+		if f, err = s.wsRoot.Open(tmp); err != nil {
 			return nil, err
 		}
 		beside, besideInfo, werr := s.writeTemp(path.Join(path.Dir(p), "."+randomName()), f)
@@ -60,8 +60,8 @@ func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 		if werr != nil {
 			return nil, werr
 		}
-		if err = s.root.Rename(beside, p); err != nil {
-			s.root.Remove(beside)
+		if err = s.wsRoot.Rename(beside, p); err != nil {
+			s.wsRoot.Remove(beside)
 		}
 		info = besideInfo
 	}
@@ -73,7 +73,7 @@ func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 
 // writeTemp creates file name (new) with src's bytes, synced.
 func (s *Server) writeTemp(name string, src io.Reader) (string, fs.FileInfo, error) {
-	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := s.wsRoot.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return "", nil, err
 	}
@@ -84,7 +84,7 @@ func (s *Server) writeTemp(name string, src io.Reader) (string, fs.FileInfo, err
 	info, serr := f.Stat()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
-		s.root.Remove(name)
+		s.wsRoot.Remove(name)
 		return "", nil, err
 	}
 	return name, info, nil
@@ -92,7 +92,7 @@ func (s *Server) writeTemp(name string, src io.Reader) (string, fs.FileInfo, err
 
 // syncDir makes a rename in workspace folder dir durable.
 func (s *Server) syncDir(dir string) error {
-	d, err := s.root.Open(dir)
+	d, err := s.wsRoot.Open(dir)
 	if err != nil {
 		return err
 	}

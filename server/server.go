@@ -51,17 +51,17 @@ const (
 
 // Server serves one workspace.
 type Server struct {
-	cfg   Config
-	dir   string   // the workspace, absolute: runs resolve data and artifacts against it
-	dirs  []string // dir, and its real path when that differs: what clients never see
-	root  *os.Root
-	st    *store.Store
-	runs  *manager
-	mux   *http.ServeMux
-	hosts *hostPolicy
-	rows  rowCache     // where each example of a dataset starts, for pages of results
-	lists compileCache // each benchmark file's listing entry, by version
-	cmps  compareCache // comparisons of finished runs
+	cfg    Config
+	dir    string   // the workspace, absolute: runs resolve data and artifacts against it
+	dirs   []string // dir, and its real path when that differs: what clients never see
+	wsRoot *os.Root // dir opened as an os.Root: the file handlers reach the workspace through it
+	st     *store.Store
+	runs   *manager
+	mux    *http.ServeMux
+	hosts  *hostPolicy
+	rows   rowCache     // where each example of a dataset starts, for pages of results
+	lists  compileCache // each benchmark file's listing entry, by version
+	cmps   compareCache // comparisons of finished runs
 
 	uploads chan struct{} // a slot per raw upload streaming (maxUploads)
 
@@ -116,13 +116,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	root, err := os.OpenRoot(dir)
+	wsRoot, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	st, err := openStore(root, dir)
+	st, err := openStore(wsRoot, dir)
 	if err != nil {
-		root.Close()
+		wsRoot.Close()
 		return nil, err
 	}
 	// Only stale runs: a run another live process executes (a benchy run in this workspace)
@@ -130,13 +130,13 @@ func New(cfg Config) (*Server, error) {
 	n, err := st.MarkInterrupted()
 	if err != nil {
 		st.Close()
-		root.Close()
+		wsRoot.Close()
 		return nil, fmt.Errorf("run store: %w", err)
 	}
 	if n > 0 {
 		fmt.Fprintf(cfg.Log, "benchy: %d run(s) whose process is gone were marked interrupted; resume them with POST /api/runs/{id}/resume\n", n)
 	}
-	s := &Server{cfg: cfg, dir: dir, dirs: []string{dir}, root: root, st: st, mux: http.NewServeMux(), hosts: hosts}
+	s := &Server{cfg: cfg, dir: dir, dirs: []string{dir}, wsRoot: wsRoot, st: st, mux: http.NewServeMux(), hosts: hosts}
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		s.dirs = append(s.dirs, real)
 	}
@@ -149,12 +149,12 @@ func New(cfg Config) (*Server, error) {
 
 // openStore opens the workspace's run store. Its folder must be a real folder of the
 // workspace, not a link leading out of it.
-func openStore(root *os.Root, dir string) (*store.Store, error) {
+func openStore(wsRoot *os.Root, dir string) (*store.Store, error) {
 	folder := store.Dir
-	if err := root.MkdirAll(folder, 0o755); err != nil {
+	if err := wsRoot.MkdirAll(folder, 0o755); err != nil {
 		return nil, fmt.Errorf("run store: %w", err)
 	}
-	if info, err := root.Lstat(folder); err != nil || !info.IsDir() {
+	if info, err := wsRoot.Lstat(folder); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("run store: %s in the workspace is not a folder", folder)
 	}
 	st, err := store.Open(store.Path(dir))
@@ -178,7 +178,7 @@ func (s *Server) Close() error {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		s.runs.shutdown(ctx)
-		s.closeErr = errors.Join(s.st.Close(), s.root.Close())
+		s.closeErr = errors.Join(s.st.Close(), s.wsRoot.Close())
 	})
 	return s.closeErr
 }

@@ -108,7 +108,7 @@ func TestDatasets(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			b, _ := compile(t, p)
 			rep, err := engine.Run(context.Background(), b, func() (engine.Adapter, error) { return failing{}, nil },
-				engine.Options{Root: filepath.Dir(p), Concurrency: 2})
+				engine.Options{BenchmarkDir: filepath.Dir(p), Concurrency: 2})
 			if err != nil {
 				t.Fatalf("dataset of %s: %v", p, err)
 			}

@@ -30,13 +30,13 @@ type guarded struct {
 
 // outputClash says why -o cannot be used, or "": standard output is not a file, and the
 // result files must not be, by any path (a symbolic link, a linked folder, a hard link),
-// the benchmark, its dataset or artifacts, the runtime file or the store. root is the
+// the benchmark, its dataset or artifacts, the runtime file or the store. benchDir is the
 // benchmark's folder.
-func outputClash(out, stream, root string, b *ir.Benchmark, files []guarded) string {
+func outputClash(out, stream, benchDir string, b *ir.Benchmark, files []guarded) string {
 	if out == "-" || out == "" {
 		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
 	}
-	dataset := filepath.Join(root, filepath.FromSlash(b.Data.Path))
+	dataset := filepath.Join(benchDir, filepath.FromSlash(b.Data.Path))
 	files = append(files, guarded{dataset, "the dataset " + b.Data.Path})
 	var existing []os.FileInfo
 	var names []string

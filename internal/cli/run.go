@@ -93,7 +93,7 @@ func runRun(e *env, args []string) int {
 	}
 	bar := newProgressBar(e.stderr)
 	opts := engine.Options{
-		Root: filepath.Dir(pos[0]), Paths: paths, IRHash: hash, Binding: binding, Concurrency: *concurrency,
+		BenchmarkDir: filepath.Dir(pos[0]), Paths: paths, IRHash: hash, Binding: binding, Concurrency: *concurrency,
 		Limit: *limit, Results: jsonl,
 		Progress: func(p engine.Progress) { rec.progress(p); bar.update(p) },
 	}
@@ -189,13 +189,13 @@ func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
 	return rt, p, err
 }
 
-// bind finds b's adapter; root is the benchmark file's directory, where a prompt file is,
+// bind finds b's adapter; benchDir is the benchmark file's directory, where a prompt file is,
 // read within paths.
-func bind(rt *adapter.Runtime, b *ir.Benchmark, root string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
+func bind(rt *adapter.Runtime, b *ir.Benchmark, benchDir string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
 	if rt == nil {
 		return nil, "", fmt.Errorf("%w: %s, or pass --runtime FILE", engine.ErrMissingBinding, workspace.NoRuntime(b.AISystem))
 	}
-	return rt.FactoryIn(b, root, paths, log)
+	return rt.FactoryIn(b, benchDir, paths, log)
 }
 
 // printSummary ends a run: the score with its interval, the counts, the worst dimensions.

@@ -107,7 +107,7 @@ const (
 // serveAppJS serves go-app's app.js with the loader streaming app.wasm to the compiler.
 func (u *ui) serveAppJS(w http.ResponseWriter, r *http.Request) {
 	u.appJSOnce.Do(func() {
-		rec := &recorder{header: http.Header{}}
+		rec := &bodyBuffer{header: http.Header{}}
 		req, _ := http.NewRequest(http.MethodGet, "/app.js", nil) // not r: it may be conditional
 		u.pages.ServeHTTP(rec, req)
 		js := strings.Replace(rec.body.String(), loaderWithProgress, loaderStreaming, 1)
@@ -125,15 +125,16 @@ func (u *ui) serveAppJS(w http.ResponseWriter, r *http.Request) {
 	w.Write(u.appJS)
 }
 
-// recorder keeps what a handler writes.
-type recorder struct {
+// bodyBuffer is an http.ResponseWriter that keeps the body a handler writes and drops
+// its status.
+type bodyBuffer struct {
 	header http.Header
 	body   bytes.Buffer
 }
 
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-func (r *recorder) WriteHeader(int)             {}
+func (r *bodyBuffer) Header() http.Header         { return r.header }
+func (r *bodyBuffer) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *bodyBuffer) WriteHeader(int)             {}
 
 // serveFile serves an embedded file; app.wasm goes out as its brotli or gzip copy when the
 // browser accepts one. Files are revalidated by ETag, the app's version.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -52,12 +51,6 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 	defer srv.Close()
 
 	dir := t.TempDir()
-	write := func(name, text string) {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	rows := `{"input": {"text": "answer"}, "expected": {"label": "x"}}
 {"input": {"text": "refuse"}, "expected": {"label": "x"}}
 {"input": {"text": "escaped"}, "expected": {"label": "x"}}
@@ -65,23 +58,18 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 	withCredentials := func(base string) string {
 		return strings.Replace(base, "http://", "http://user:"+password+"@", 1) + "/v1?key=" + token
 	}
-	write("echo/benchmark.yaml", secretBenchmark+"ai-system: {type: model, provider: echo, model: m}\n")
-	write("echo/data/rows.jsonl", rows)
-	write("unreachable/benchmark.yaml", secretBenchmark+"ai-system: {type: model, provider: unreachable, model: m}\n")
-	write("unreachable/data/rows.jsonl", rows)
-	write("benchy.runtime.yaml", fmt.Sprintf("providers:\n"+
-		"  echo: {kind: openai, base_url: %q, api_key_env: BENCHY_TEST_PROVIDER_KEY, max_retries: 0}\n"+
-		"  unreachable: {kind: openai, base_url: %q, api_key_env: BENCHY_TEST_PROVIDER_KEY, max_retries: 0}\n",
-		withCredentials(srv.URL), withCredentials("http://127.0.0.1:1")))
+	writeFiles(t, dir, map[string]string{
+		"echo/benchmark.yaml":         secretBenchmark + "ai-system: {type: model, provider: echo, model: m}\n",
+		"echo/data/rows.jsonl":        rows,
+		"unreachable/benchmark.yaml":  secretBenchmark + "ai-system: {type: model, provider: unreachable, model: m}\n",
+		"unreachable/data/rows.jsonl": rows,
+		"benchy.runtime.yaml": fmt.Sprintf("providers:\n"+
+			"  echo: {kind: openai, base_url: %q, api_key_env: BENCHY_TEST_PROVIDER_KEY, max_retries: 0}\n"+
+			"  unreachable: {kind: openai, base_url: %q, api_key_env: BENCHY_TEST_PROVIDER_KEY, max_retries: 0}\n",
+			withCredentials(srv.URL), withCredentials("http://127.0.0.1:1")),
+	})
 
-	var logs strings.Builder
-	for _, b := range []string{"echo", "unreachable"} {
-		code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, b, "results.json"), filepath.Join(dir, b, "benchmark.yaml"))
-		logs.WriteString(stderr)
-		if code != 0 {
-			t.Fatalf("%s: exit %d\n%s", b, code, stderr)
-		}
-	}
+	logs := runEach(t, dir, "echo", "unreachable")
 	echoed, _ := os.ReadFile(filepath.Join(dir, "echo", "results.json"))
 	if strings.Count(string(echoed), "[redacted]") < 4 {
 		t.Errorf("the echoes were not masked, or not made:\n%s", echoed)
@@ -95,18 +83,7 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 			t.Errorf("the provider was asked for %s, want %s", p, want)
 		}
 	}
-	_, list, _ := runBenchy(t, "runs", "list", "--workspace", dir)
-	exports := list
-	for _, line := range strings.Split(list, "\n") {
-		id, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if len(id) != 26 {
-			continue
-		}
-		for _, format := range []string{"json", "jsonl", "csv"} {
-			_, out, _ := runBenchy(t, "runs", "export", "--workspace", dir, "--format", format, id)
-			exports += out
-		}
-	}
+	exports := exportAll(t, dir)
 	if strings.Count(exports, "cannot reach the provider's endpoint") < 3 || strings.Count(exports, "[redacted]") < 4 {
 		t.Errorf("the exports lack the runs:\n%.800s", exports)
 	}
@@ -137,19 +114,17 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 		}
 		return ""
 	}
-	for what, text := range map[string]string{"the run log": logs.String(), "the exports": exports} {
+	for what, text := range map[string]string{"the run log": logs, "the exports": exports} {
 		if p := leak(text); p != "" {
 			t.Errorf("%s keep %q", what, p)
 		}
 	}
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "benchy.runtime.yaml" {
-			return err
+	eachFile(t, dir, func(path, data string) {
+		if filepath.Base(path) == "benchy.runtime.yaml" {
+			return
 		}
-		data, _ := os.ReadFile(path)
-		if p := leak(string(data)); p != "" {
+		if p := leak(data); p != "" {
 			t.Errorf("%s keeps %q", path, p)
 		}
-		return nil
 	})
 }

@@ -67,14 +67,9 @@ func slowWorkspace(t *testing.T, n int, delay time.Duration) string {
 	}
 	runtime := fmt.Sprintf("bindings:\n  slow-system:\n    command: [%q, -log, %q, -delay, %q]\n    timeout: 30s\n",
 		slowBin(t), filepath.Join(dir, "calls.log"), strconv.Itoa(int(delay.Milliseconds())))
-	for name, text := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"benchmark.yaml": slowBenchmark, "data/rows.jsonl": rows.String(), "benchy.runtime.yaml": runtime,
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,20 +65,10 @@ func TestHardeningSecretsNeverWritten(t *testing.T) {
 	defer srv.Close()
 
 	dir := t.TempDir()
-	write := func(name, text string) {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	rows := `{"input": {"text": "answer"}, "expected": {"label": "x"}}
 {"input": {"text": "refuse"}, "expected": {"label": "x"}}
 {"input": {"text": "prose"}, "expected": {"label": "x"}}
 `
-	write("model/benchmark.yaml", secretBenchmark+"ai-system: {type: model, provider: p, model: m}\n")
-	write("model/data/rows.jsonl", rows)
-	write("command/benchmark.yaml", secretBenchmark+"ai-system: {type: external, id: echoer}\n")
-	write("command/data/rows.jsonl", rows)
 	echoer := `while read -r line; do
   id=$(printf '%s' "$line" | sed 's/^{"id":\([0-9]*\).*/\1/')
   echo "using $MY_SERVICE_TOKEN for request $id" >&2
@@ -90,58 +79,40 @@ func TestHardeningSecretsNeverWritten(t *testing.T) {
 done`
 	runtime := fmt.Sprintf("bindings:\n  echoer:\n    command: [sh, -c, %q]\n    env: [MY_SERVICE_TOKEN]\n"+
 		"providers:\n  p:\n    kind: openai\n    base_url: %s/v1\n    api_key_env: BENCHY_TEST_PROVIDER_KEY\n    max_retries: 0\n", echoer, srv.URL)
-	write("benchy.runtime.yaml", runtime)
+	writeFiles(t, dir, map[string]string{
+		"model/benchmark.yaml":    secretBenchmark + "ai-system: {type: model, provider: p, model: m}\n",
+		"model/data/rows.jsonl":   rows,
+		"command/benchmark.yaml":  secretBenchmark + "ai-system: {type: external, id: echoer}\n",
+		"command/data/rows.jsonl": rows,
+		"benchy.runtime.yaml":     runtime,
+	})
 
-	var logs strings.Builder
+	logs := runEach(t, dir, "model", "command")
 	for _, b := range []string{"model", "command"} {
-		code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, b, "results.json"), filepath.Join(dir, b, "benchmark.yaml"))
-		logs.WriteString(stderr)
-		if code != 0 {
-			t.Fatalf("%s: exit %d\n%s", b, code, stderr)
-		}
 		doc, _ := os.ReadFile(filepath.Join(dir, b, "results.json"))
 		if !strings.Contains(string(doc), "[redacted]") {
 			t.Errorf("%s: nothing was masked; the adapters did not echo?\n%s", b, doc)
 		}
 	}
-	if !strings.Contains(logs.String(), "using [redacted] for request") {
-		t.Errorf("the command's stderr is not in the log, masked:\n%s", logs.String())
+	if !strings.Contains(logs, "using [redacted] for request") {
+		t.Errorf("the command's stderr is not in the log, masked:\n%s", logs)
 	}
-	code, list, stderr := runBenchy(t, "runs", "list", "--workspace", dir)
-	if code != 0 {
-		t.Fatalf("runs list: %d %s", code, stderr)
-	}
-	exports := list
-	for _, line := range strings.Split(list, "\n") {
-		id, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if len(id) != 26 {
-			continue
-		}
-		for _, format := range []string{"json", "jsonl", "csv"} {
-			_, out, _ := runBenchy(t, "runs", "export", "--workspace", dir, "--format", format, id)
-			exports += out
-		}
-	}
+	exports := exportAll(t, dir)
 	if strings.Count(exports, "the key is [redacted]") < 2 || strings.Count(exports, "the token is [redacted]") < 2 {
 		t.Errorf("the exports have no masked value:\n%.500s", exports)
 	}
-	for what, text := range map[string]string{"the run log": logs.String(), "the exports": exports} {
+	for what, text := range map[string]string{"the run log": logs, "the exports": exports} {
 		for _, s := range []string{key, token} {
 			if p := keyPiece(text, s); p != "" {
 				t.Errorf("%s keep %q", what, p)
 			}
 		}
 	}
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, _ := os.ReadFile(path)
+	eachFile(t, dir, func(path, data string) {
 		for _, s := range []string{key, token} {
-			if p := keyPiece(string(data), s); p != "" {
+			if p := keyPiece(data, s); p != "" {
 				t.Errorf("%s keeps %q", path, p)
 			}
 		}
-		return nil
 	})
 }

@@ -274,6 +274,11 @@ func existingPrefix(p string) string {
 	}
 }
 
+// IsPrivate reports whether path (slash- or OS-separated) has a component a run never
+// reads as data: hidden (starting with '.', other than . and ..) or the runtime file, in
+// any case. The server refuses the same paths to pages and uploads.
+func IsPrivate(path string) bool { return privatePart(path) != "" }
+
 // privatePart returns the first component of path that is private: hidden (starting with
 // '.', other than . and ..) or the runtime file. "" when there is none.
 func privatePart(path string) string {

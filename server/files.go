@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // MaxUpload bounds a file sent to PUT /api/files as raw bytes; one sent as {"base64"} JSON
@@ -58,7 +59,7 @@ func refuse(status int, code api.Code, format string, args ...any) *writeRefusal
 // writable checks that workspace path p may be written with one of the extensions exts.
 func (s *Server) writable(p string, exts []string) *writeRefusal {
 	parts := strings.Split(p, "/")
-	if !fs.ValidPath(p) || p == "." || slices.ContainsFunc(parts, hiddenOrModules) || path.Base(p) == RuntimeFile {
+	if !fs.ValidPath(p) || p == "." || slices.ContainsFunc(parts, skipDir) || engine.IsPrivate(p) {
 		return refuse(http.StatusBadRequest, api.BadPath, "%s: a path the API writes is relative to the workspace, without .., hidden files or folders, node_modules or the runtime file", p)
 	}
 	if ext := strings.ToLower(path.Ext(p)); !slices.Contains(exts, ext) {
@@ -93,11 +94,6 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 		return refuse(http.StatusForbidden, api.Executable, "%s is executable: the API does not replace programs", p)
 	}
 	return nil
-}
-
-// hiddenOrModules names path elements the API never writes into.
-func hiddenOrModules(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules"
 }
 
 // commandNames returns the runtime file (a workspace path) whose commands name p, or a

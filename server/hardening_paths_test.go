@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -81,5 +82,22 @@ func TestHardeningRunPathsConfined(t *testing.T) {
 	id := startRun(t, srv, `{"benchmark": "shared/benchmark.yaml"}`)
 	if v := waitStatus(t, srv, id, store.Completed); v.Summary == nil || v.Summary.Examples != slowExamples {
 		t.Errorf("a dataset elsewhere in the workspace: %+v", v)
+	}
+}
+
+// TestHardeningRuntimeFileAnyCase: the server's path rules are the engine's (engine.IsPrivate),
+// so the runtime file in another case (the same file on macOS or Windows) is neither written
+// by a save nor shown as a dataset's rows; the server's own copies matched its exact name only.
+func TestHardeningRuntimeFileAnyCase(t *testing.T) {
+	dir, _ := workspace(t)
+	s, _ := serve(t, Config{Workspace: dir})
+	for _, p := range []string{"Benchy.Runtime.yaml", "sub/BENCHY.RUNTIME.YAML"} {
+		if refusal := s.writable(p, benchmarkExtensions); refusal == nil || refusal.code != api.BadPath {
+			t.Errorf("writable(%s) = %v, want %s", p, refusal, api.BadPath)
+		}
+		run := store.Run{Benchmark: "b/benchmark.yaml", IR: json.RawMessage(`{"data":{"path":"../` + p + `"}}`)}
+		if got := datasetPath(run); got != "" {
+			t.Errorf("data path %s is read for pages as %q", p, got)
+		}
 	}
 }

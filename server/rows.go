@@ -7,10 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -48,13 +48,8 @@ func datasetPath(run store.Run) string {
 		return ""
 	}
 	p := path.Join(path.Dir(run.Benchmark), b.Data.Path)
-	if !fs.ValidPath(p) || path.Base(p) == RuntimeFile {
+	if !fs.ValidPath(p) || engine.IsPrivate(p) { // .env, .benchy/, the runtime file: never shown as data
 		return ""
-	}
-	for part := range strings.SplitSeq(p, "/") {
-		if strings.HasPrefix(part, ".") { // .env, .benchy/: never shown as data
-			return ""
-		}
 	}
 	return p
 }

@@ -149,13 +149,21 @@ func (s *Store) stale(o runOwner) bool {
 	return false
 }
 
-// describe says who owns a run, for a refusal.
-func (o runOwner) describe(now time.Time) string {
-	what := fmt.Sprintf("process %d on %s", o.pid.Int64, o.host.String)
-	if t, err := time.Parse(time.RFC3339Nano, o.beat.String); err == nil {
-		what += fmt.Sprintf(" (its last heartbeat %s ago)", now.Sub(t).Round(time.Second))
+// rowQuerier is a *sql.DB or a *sql.Tx.
+type rowQuerier interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+// ownerRow reads the status and the owner of run id, ErrNotFound when there is none.
+func ownerRow(q rowQuerier, id string) (Status, runOwner, error) {
+	var status string
+	var o runOwner
+	err := q.QueryRow(`SELECT status, owner_pid, owner_host, owner_token, heartbeat_at FROM runs WHERE id = ?`, id).
+		Scan(&status, &o.pid, &o.host, &o.token, &o.beat)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("run %s: %w", id, ErrNotFound)
 	}
-	return what
+	return Status(status), o, err
 }
 
 // MarkInterrupted marks every stale run (queued or running, whose owner is gone: see stale)
@@ -199,19 +207,13 @@ func (s *Store) MarkInterrupted() (int, error) {
 // refusal explains why a transition of run id did not apply: no such run, a status that
 // does not allow it, or another live owner.
 func (s *Store) refusal(id string, to Status, allowed []Status) error {
-	var cur string
-	var o runOwner
-	err := s.w.QueryRow(`SELECT status, owner_pid, owner_host, owner_token, heartbeat_at FROM runs WHERE id = ?`, id).
-		Scan(&cur, &o.pid, &o.host, &o.token, &o.beat)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("run %s: %w", id, ErrNotFound)
-	case err != nil:
+	cur, o, err := ownerRow(s.w, id)
+	if err != nil {
 		return err
 	}
 	for _, st := range allowed {
-		if Status(cur) == st && o.token.Valid && o.token.String != s.me.token {
-			return fmt.Errorf("run %s is %s, executed by %s, not by this process: %w", id, cur, o.describe(time.Now()), ErrTransition)
+		if cur == st && o.token.Valid && o.token.String != s.me.token {
+			return fmt.Errorf("run %s is %s, executed by %s, not by this process: %w", id, cur, s.ownerOf(o), ErrTransition)
 		}
 	}
 	return fmt.Errorf("run %s is %s, cannot become %s: %w", id, cur, to, ErrTransition)

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -37,17 +35,11 @@ func (o RunOwner) String() string {
 // Owner returns the owner of run id, and whether the run is queued or running (a run of
 // any other status has no owner).
 func (s *Store) Owner(id string) (RunOwner, bool, error) {
-	var status string
-	var o runOwner
-	err := s.r.QueryRow(`SELECT status, owner_pid, owner_host, owner_token, heartbeat_at FROM runs WHERE id = ?`, id).
-		Scan(&status, &o.pid, &o.host, &o.token, &o.beat)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return RunOwner{}, false, fmt.Errorf("run %s: %w", id, ErrNotFound)
-	case err != nil:
+	status, o, err := ownerRow(s.r, id)
+	if err != nil {
 		return RunOwner{}, false, err
 	}
-	if Status(status) != Queued && Status(status) != Running {
+	if status != Queued && status != Running {
 		return RunOwner{}, false, nil
 	}
 	return s.ownerOf(o), true, nil
@@ -71,17 +63,11 @@ func (s *Store) Settle(id string) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback()
-	var status string
-	var o runOwner
-	err = tx.QueryRow(`SELECT status, owner_pid, owner_host, owner_token, heartbeat_at FROM runs WHERE id = ?`, id).
-		Scan(&status, &o.pid, &o.host, &o.token, &o.beat)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, fmt.Errorf("run %s: %w", id, ErrNotFound)
-	case err != nil:
+	status, o, err := ownerRow(tx, id)
+	if err != nil {
 		return false, err
 	}
-	if (Status(status) != Queued && Status(status) != Running) || !s.stale(o) {
+	if (status != Queued && status != Running) || !s.stale(o) {
 		return false, nil
 	}
 	if _, err := tx.Exec(`UPDATE runs SET status = 'interrupted', `+disown+` WHERE id = ?`, id); err != nil {

@@ -54,14 +54,9 @@ func datasetPath(run store.Run) string {
 	return p
 }
 
-// index returns the example offsets of the workspace file p, building them if the file is new
-// or changed.
-func (s *Server) index(p string) (*rowIndex, error) {
-	f, info, err := s.openRegular(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// index returns the example offsets of workspace file p, open as f at version info,
+// building them if the file is new or changed.
+func (s *Server) index(p string, f io.Reader, info fs.FileInfo) (*rowIndex, error) {
 	s.rows.mu.Lock()
 	defer s.rows.mu.Unlock()
 	if ix, ok := s.rows.m[p]; ok && ix.size == info.Size() && ix.mod.Equal(info.ModTime()) {
@@ -108,15 +103,15 @@ func (s *Server) withRows(run store.Run, page store.Page) store.Page {
 	if p == "" || len(page.Results) == 0 {
 		return page
 	}
-	ix, err := s.index(p)
-	if err != nil {
-		return page
-	}
-	f, _, err := s.openRegular(p)
+	f, info, err := s.openRegular(p) // one open: the offsets are those of the file read
 	if err != nil {
 		return page
 	}
 	defer f.Close()
+	ix, err := s.index(p, f, info)
+	if err != nil {
+		return page
+	}
 	for i, res := range page.Results {
 		var r struct {
 			Index int `json:"index"`

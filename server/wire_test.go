@@ -170,3 +170,24 @@ func TestWireComparison(t *testing.T) {
 		strict(t, "comparison", string(after), &api.Comparison{})
 	}
 }
+
+// TestWireConstants: api's copies of the engine's, the store's and compare's constants
+// (api cannot import them) are the same values, so a renamed status or a new MaxFlips
+// cannot leave the web app filtering or noting by the old one.
+func TestWireConstants(t *testing.T) {
+	pairs := [][2]string{
+		{api.Queued, string(store.Queued)}, {api.Running, string(store.Running)},
+		{api.Completed, string(store.Completed)}, {api.Aborted, string(store.Aborted)},
+		{api.Cancelled, string(store.Cancelled)}, {api.Interrupted, string(store.Interrupted)},
+		{api.Valid, string(engine.StatusValid)}, {api.InvalidOutput, string(engine.StatusInvalidOutput)},
+		{api.ExecutionError, string(engine.StatusExecutionError)},
+	}
+	for _, p := range pairs {
+		if p[0] != p[1] {
+			t.Errorf("api has %q where the server writes %q", p[0], p[1])
+		}
+	}
+	if api.MaxFlips != compare.MaxFlips {
+		t.Errorf("api.MaxFlips %d, compare.MaxFlips %d", api.MaxFlips, compare.MaxFlips)
+	}
+}

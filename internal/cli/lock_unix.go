@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"syscall"
 	"time"
 )
@@ -28,9 +27,6 @@ func lockOutput(out, stream string) (*outputLock, error) {
 	l := &outputLock{}
 	for _, name := range []string{out, stream} {
 		path := lockPath(name)
-		if slices.Contains(l.paths, path) {
-			continue
-		}
 		f, err := lockFile(path, name)
 		if err != nil {
 			l.release()

@@ -78,19 +78,18 @@ func (s *Store) beating(quit, exited chan struct{}) {
 	}
 }
 
-// stop ends the heartbeat and reports whether it had started.
-func (h *heartbeat) stop() bool {
+// stop ends the heartbeat, if it had started.
+func (h *heartbeat) stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stopped {
-		return false
+		return
 	}
 	h.stopped = true
 	if h.started {
 		close(h.quit)
 		<-h.exited
 	}
-	return h.started
 }
 
 // release gives up the runs this Store still owns, when it closes.

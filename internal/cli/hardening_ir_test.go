@@ -73,3 +73,22 @@ func TestHardeningRuntimeFileByAnyName(t *testing.T) {
 		}
 	}
 }
+
+// TestResultFilesReadable: the result document and stream, written through temporary files
+// and renamed, are readable like any file benchy writes (0644), not CreateTemp's 0600.
+func TestResultFilesReadable(t *testing.T) {
+	dir := invoiceRun(t)
+	out := filepath.Join(dir, "r.json")
+	if code, _, stderr := runBenchy(t, "run", "--no-store", "--runtime", filepath.Join(dir, "benchy.runtime.yaml"), "-o", out, filepath.Join(dir, "benchmark.yaml")); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{out, filepath.Join(dir, "r.jsonl")} {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm() != 0o644 {
+			t.Errorf("%s has mode %v, want 0644", filepath.Base(p), info.Mode().Perm())
+		}
+	}
+}

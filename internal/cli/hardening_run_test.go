@@ -156,7 +156,7 @@ func TestHardeningConcurrentRunsSameOutput(t *testing.T) {
 		}
 	}
 	code, _, stderr := runBenchy(t, "run", "--no-store", "-o", out, filepath.Join(dir, "benchmark.yaml"))
-	want := fmt.Sprintf("is being written by another benchy run: another benchy run is writing these results (process %d on ", first.Process.Pid)
+	want := fmt.Sprintf(": another benchy run is writing these results (process %d on ", first.Process.Pid)
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("the second run: exit %d, %s; want 1 and %q", code, stderr, want)
 	}

@@ -152,11 +152,27 @@ func syncDir(dir string) error {
 // it, so that whatever the name held before (a link to another file included) is replaced,
 // never written to.
 func createFresh(path string) (*os.File, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	f, err := tempBeside(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+// tempBeside makes the hidden temporary file that becomes path once renamed, in path's
+// folder, readable as a file written plainly would be (CreateTemp's 0600 would outlive the
+// rename: results nobody else can read).
+func tempBeside(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return nil, err
@@ -199,7 +215,7 @@ func assemble(out, stream string, rep *engine.Report) error {
 		return err
 	}
 	defer in.Close()
-	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	f, err := tempBeside(out)
 	if err != nil {
 		return err
 	}

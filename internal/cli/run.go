@@ -73,7 +73,7 @@ func runRun(e *env, args []string) int {
 	lock, err := lockOutput(*out, stream)
 	if err != nil {
 		if errors.Is(err, errOutputBusy) {
-			err = fmt.Errorf("%s is being written by another benchy run: %w; wait for it to end, or choose another -o", *out, err)
+			err = fmt.Errorf("%s: %w; wait for it to end, or choose another -o", *out, err)
 		}
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail

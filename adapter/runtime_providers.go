@@ -250,12 +250,6 @@ func (r *Runtime) missingProvider(name string) error {
 	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
 }
 
-// readPrompt reads a model's prompt file confined to benchDir: readPromptIn without a
-// workspace.
-func readPrompt(benchDir, name string) (string, error) {
-	return readPromptIn(benchDir, name, engine.Paths{})
-}
-
 // maxPrompt bounds a prompt file: far beyond any model's context, far below the memory a
 // mistaken data file would take.
 const maxPrompt = 16 << 20

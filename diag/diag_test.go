@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -85,5 +86,42 @@ func TestStringIsOneLine(t *testing.T) {
 	d := Diagnostic{Code: InvalidValue, Line: 1, Column: 2, Message: "id must not\nend with whitespace", Suggestion: "a\r\nb"}
 	if got, want := d.String(), `1:2: invalid_value: id must not\nend with whitespace (did you mean a\nb?)`; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// A diagnostic carries its file: Format and Error print it, In names it where missing,
+// Sort keeps each file's problems together, and Err is nil for no problems.
+func TestDiagnosticFile(t *testing.T) {
+	l := List{
+		{Code: InvalidRuntime, Path: []string{}, Line: 2, Column: 1, Message: "m", File: "benchy.runtime.yaml"},
+		{Code: UnknownKey, Path: []string{}, Line: 1, Column: 1, Message: "k"},
+	}
+	want := "benchy.runtime.yaml:2:1: invalid_runtime: m\nb.yaml:1:1: unknown_key: k\n"
+	if got := l.Format("b.yaml"); got != want {
+		t.Errorf("Format:\n%s\nwant:\n%s", got, want)
+	}
+	in := l.In("b.yaml")
+	if in[0].File != "benchy.runtime.yaml" || in[1].File != "b.yaml" || l[1].File != "" {
+		t.Errorf("In: %v (and the original must stay %v)", in, l)
+	}
+	if got := in.Error(); got != strings.TrimSuffix(want, "\n") {
+		t.Errorf("Error = %q", got)
+	}
+	sorted := List{in[0], in[1], in[0]}.Sort()
+	if len(sorted) != 2 || sorted[0].File != "b.yaml" {
+		t.Errorf("Sort by file, then position, duplicates dropped: %v", sorted)
+	}
+	if err := (List{}).Err(); err != nil {
+		t.Errorf("an empty list's Err = %v, want nil", err)
+	}
+	var got List
+	if err := in.Err(); err == nil || !errors.As(err, &got) || len(got) != 2 {
+		t.Errorf("Err of two problems = %v, and errors.As gives %v", err, got)
+	}
+	if b := (List{in[1]}).JSON(); !strings.Contains(string(b), `"file": "b.yaml"`) {
+		t.Errorf("JSON carries the file: %s", b)
+	}
+	if b := (List{l[1]}).JSON(); strings.Contains(string(b), `"file"`) {
+		t.Errorf("JSON without a file has no file member: %s", b)
 	}
 }

@@ -1,4 +1,3 @@
-// Command benchy compiles, validates, formats and runs Benchy benchmarks.
 package main
 
 import (

@@ -1,4 +1,3 @@
-// Package suggest finds the "did you mean" candidate for a misspelt word.
 package suggest
 
 import "strings"

@@ -1,0 +1,2 @@
+// Package suggest finds the "did you mean" candidate for a misspelt word.
+package suggest

@@ -7,9 +7,9 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 
-	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // The YAML side of the runtime parser: mappings read in document order with their
@@ -136,7 +136,7 @@ func tokenPos(tk *token.Token) (line, col int) {
 	return tk.Position.Line, max(tk.Position.Column, 1)
 }
 
-// parseYAML reads the runtime file through the compiler's YAML front end (compiler.ReadYAML),
+// parseYAML reads the runtime file through the compiler's YAML front end (yamlnode.ReadYAML),
 // which bounds every YAML Benchy reads alike: a text over 1 MiB or 100,000 tokens, nesting
 // more than 64 deep, an anchor or alias, a character YAML excludes or invalid UTF-8 is
 // refused at its first occurrence, before goccy's parser (quadratic in nesting and in the
@@ -144,7 +144,7 @@ func tokenPos(tk *token.Token) (line, col int) {
 // they are reported with the other problems. The refusal is a yamlError: its position and
 // message, as the parser's syntax errors carry them.
 func parseYAML(src []byte) (*ast.File, error) {
-	file, d := compiler.ReadYAML(src)
+	file, d := yamlnode.ReadYAML(src)
 	if d != nil {
 		return nil, yamlError{d}
 	}

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ontology"
 )
@@ -31,7 +32,7 @@ func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) 
 }
 
 func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
-	root, ds, dropped := parseCounted(src)
+	root, ds, dropped := yamlnode.Parse(src, yamlnode.Options{})
 	if root == nil {
 		return nil, limit(ds.Sort(), 0)
 	}

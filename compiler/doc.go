@@ -1,12 +1,11 @@
 // Package compiler turns Benchy YAML into the canonical JSON IR, in three named stages:
 //
-//	parse     YAML bytes → a small node tree with positions (goccy/go-yaml underneath:
-//	          its lexer and a small parser for the plain subset benchmarks are written
-//	          in, its full parser for everything else); first refuses, on the bytes and
-//	          the tokens and before any parser builds anything, what would cost more than
-//	          it weighs or is not YAML (limits.go: size, tokens, depth, anchors, aliases,
-//	          characters YAML excludes, invalid UTF-8); rejects syntax errors, several
-//	          documents, directives, merge keys and tags, and reports every duplicate key;
+//	parse     YAML bytes → a node tree with positions, by package internal/yamlnode, the
+//	          strict front end every YAML file Benchy reads goes through: it refuses what
+//	          would cost more than it weighs or is not YAML (size, tokens, depth, anchors,
+//	          aliases, characters YAML excludes, invalid UTF-8) before any parser builds
+//	          anything, rejects syntax errors, several documents, directives, merge keys
+//	          and tags, and reports every duplicate key;
 //	validate  the node tree → a checked model, reporting every independent problem:
 //	          keys, versions, ontology membership, program grammar, task rules, weights,
 //	          data and AI-system definitions;

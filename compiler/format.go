@@ -8,9 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/token"
-
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -32,48 +30,38 @@ var keyOrder = map[string][]string{
 // changes meaning: a valid file compiles to the same IR before and after. It fails with the
 // parse diagnostics, or when a comment sits where the canonical layout has no place for it.
 func Format(src []byte) ([]byte, error) {
-	root, ds, dropped := parseFullCounted(src, true)
+	root, ds, dropped := yamlnode.Parse(src, yamlnode.Options{Comments: true})
 	if len(ds) > 0 {
-		if _, plain := parseFull(src, false); root == nil && len(plain) == 0 {
+		if _, plain, _ := yamlnode.Parse(src, yamlnode.Options{Full: true}); root == nil && len(plain) == 0 {
 			return nil, fmt.Errorf("fmt: the YAML parser cannot keep this file's comments (%s); move comments out of flow collections", ds[0].Message)
 		}
 		return nil, limit(ds.Sort(), dropped)
 	}
 	f := &formatter{root: root}
-	f.commentLines(root.lead, 0)
-	if root.kind == kindMap && len(root.pairs) > 0 {
+	f.commentLines(root.Lead, 0)
+	if root.Kind == yamlnode.Map && len(root.Pairs) > 0 {
 		// Comments above the first key head the file, wherever that key is sorted to.
-		f.commentLines(root.pairs[0].head, 0)
-		root.pairs[0].head = nil
+		f.commentLines(root.Pairs[0].Head, 0)
+		root.Pairs[0].Head = nil
 	}
 	switch {
-	case root.kind == kindMap && len(root.pairs) > 0:
+	case root.Kind == yamlnode.Map && len(root.Pairs) > 0:
 		f.mapping(root, nil, 0)
-	case root.kind == kindNull && root.comment == "":
+	case root.Kind == yamlnode.Null && root.Comment == "":
 		// an empty document stays empty
 	default:
 		f.scalarLine(root)
 	}
-	f.commentLines(root.tail, 0)
-	if want := countComments(bytes.TrimPrefix(src, bom)); f.comments != want {
+	f.commentLines(root.Tail, 0)
+	if want := yamlnode.CountComments(src); f.comments != want {
 		return nil, fmt.Errorf("fmt: %d of %d comments have no place in the canonical layout "+
 			"(beside ---, inside a flow collection, between list items or in a multi-line value); put them on their own line above a key", want-f.comments, want)
 	}
 	return f.buf.Bytes(), nil
 }
 
-func countComments(src []byte) int {
-	n := 0
-	for _, tk := range lexer.Tokenize(string(src)) {
-		if tk.Type == token.CommentType {
-			n++
-		}
-	}
-	return n
-}
-
 type formatter struct {
-	root     *node
+	root     *yamlnode.Node
 	buf      bytes.Buffer
 	comments int
 }
@@ -98,50 +86,50 @@ func (f *formatter) lineComment(c string) {
 }
 
 // mapping writes the entries of a block mapping at depth.
-func (f *formatter) mapping(n *node, path []string, depth int) {
+func (f *formatter) mapping(n *yamlnode.Node, path []string, depth int) {
 	for _, p := range f.ordered(n, path) {
-		f.commentLines(p.head, depth)
+		f.commentLines(p.Head, depth)
 		f.indent(depth)
 		f.buf.WriteString(formatKey(&p))
 		f.buf.WriteByte(':')
-		v := p.value
-		sub := join(path, p.key)
+		v := p.Value
+		sub := join(path, p.Key)
 		switch {
-		case v.kind == kindMap && len(v.pairs) > 0:
-			f.lineComment(v.comment)
+		case v.Kind == yamlnode.Map && len(v.Pairs) > 0:
+			f.lineComment(v.Comment)
 			f.buf.WriteByte('\n')
 			f.mapping(v, sub, depth+1)
-		case v.kind == kindSeq && !flowable(v):
-			f.lineComment(v.comment)
+		case v.Kind == yamlnode.Seq && !flowable(v):
+			f.lineComment(v.Comment)
 			f.buf.WriteByte('\n')
-			for _, item := range v.items {
+			for _, item := range v.Items {
 				f.indent(depth + 1)
 				// Collections inside a sequence are never valid Benchy; flow style keeps
 				// them readable and unchanged in meaning.
 				f.buf.WriteString("- " + flowValue(item))
-				f.lineComment(item.comment)
+				f.lineComment(item.Comment)
 				f.buf.WriteByte('\n')
 			}
 		default:
 			f.buf.WriteString(" " + flowValue(v))
-			f.lineComment(v.comment)
+			f.lineComment(v.Comment)
 			f.buf.WriteByte('\n')
 		}
-		f.commentLines(p.foot, depth)
+		f.commentLines(p.Foot, depth)
 	}
 }
 
-func (f *formatter) scalarLine(n *node) {
+func (f *formatter) scalarLine(n *yamlnode.Node) {
 	f.buf.WriteString(flowValue(n))
-	f.lineComment(n.comment)
+	f.lineComment(n.Comment)
 	f.buf.WriteByte('\n')
 }
 
 // flowable reports whether a sequence can be written on one line: no nested collections
 // and no comments on its items.
-func flowable(n *node) bool {
-	for _, it := range n.items {
-		if it.kind == kindMap || it.kind == kindSeq || it.comment != "" {
+func flowable(n *yamlnode.Node) bool {
+	for _, it := range n.Items {
+		if it.Kind == yamlnode.Map || it.Kind == yamlnode.Seq || it.Comment != "" {
 			return false
 		}
 	}
@@ -149,80 +137,80 @@ func flowable(n *node) bool {
 }
 
 // flowValue writes a value on one line.
-func flowValue(n *node) string {
-	switch n.kind {
-	case kindMap:
-		parts := make([]string, len(n.pairs))
-		for i, p := range n.pairs {
-			parts[i] = formatKey(&p) + ": " + flowValue(p.value)
+func flowValue(n *yamlnode.Node) string {
+	switch n.Kind {
+	case yamlnode.Map:
+		parts := make([]string, len(n.Pairs))
+		for i, p := range n.Pairs {
+			parts[i] = formatKey(&p) + ": " + flowValue(p.Value)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
-	case kindSeq:
-		parts := make([]string, len(n.items))
-		for i, it := range n.items {
+	case yamlnode.Seq:
+		parts := make([]string, len(n.Items))
+		for i, it := range n.Items {
 			parts[i] = flowValue(it)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case kindNull:
+	case yamlnode.Null:
 		return "null"
-	case kindBool:
-		return strings.ToLower(n.text)
-	case kindInt:
-		if n.exact() {
-			return strconv.FormatFloat(n.num, 'f', -1, 64)
+	case yamlnode.Bool:
+		return strings.ToLower(n.Text)
+	case yamlnode.Int:
+		if n.Exact() {
+			return strconv.FormatFloat(n.Num, 'f', -1, 64)
 		}
-		return n.text
-	case kindFloat:
+		return n.Text
+	case yamlnode.Float:
 		return formatFloat(n)
-	case kindString:
-		return quote(n.text)
+	case yamlnode.String:
+		return quote(n.Text)
 	}
 	return "null"
 }
 
-func formatFloat(n *node) string {
+func formatFloat(n *yamlnode.Node) string {
 	switch {
-	case n.overflows():
-		return n.text // 1e400 is not .inf
-	case math.IsNaN(n.num):
+	case n.Overflows():
+		return n.Text // 1e400 is not .inf
+	case math.IsNaN(n.Num):
 		return ".nan"
-	case math.IsInf(n.num, 1):
+	case math.IsInf(n.Num, 1):
 		return ".inf"
-	case math.IsInf(n.num, -1):
+	case math.IsInf(n.Num, -1):
 		return "-.inf"
-	case !n.exact():
-		return n.text // 1e-400 underflows to 0, but is not 0
+	case !n.Exact():
+		return n.Text // 1e-400 underflows to 0, but is not 0
 	}
-	s := string(ir.AppendNumber(nil, n.num))
+	s := string(ir.AppendNumber(nil, n.Num))
 	if !strings.ContainsAny(s, ".e") {
 		s += ".0"
 	}
 	return s
 }
 
-func formatKey(p *pair) string {
-	if p.keyKind != kindString {
-		return p.key // 1, true, null: written as they were, so their meaning is kept
+func formatKey(p *yamlnode.Pair) string {
+	if p.KeyKind != yamlnode.String {
+		return p.Key // 1, true, null: written as they were, so their meaning is kept
 	}
-	return quote(p.key)
+	return quote(p.Key)
 }
 
 // ordered returns a mapping's pairs in canonical order.
-func (f *formatter) ordered(n *node, path []string) []pair {
+func (f *formatter) ordered(n *yamlnode.Node, path []string) []yamlnode.Pair {
 	key := strings.Join(path, ".")
 	order, ok := keyOrder[key]
 	switch {
 	case ok:
 	case key == "ai-system.parameters":
-		order = make([]string, len(n.pairs))
-		for i, p := range n.pairs {
-			order[i] = p.key
+		order = make([]string, len(n.Pairs))
+		for i, p := range n.Pairs {
+			order[i] = p.Key
 		}
 		slices.Sort(order)
 	case len(path) >= 2 && path[0] == "scoring" && path[1] == "weights":
 		order = f.outputNames(path[2:])
 	default:
-		return n.pairs // fields, enum declarations and unknown sections keep their order
+		return n.Pairs // fields, enum declarations and unknown sections keep their order
 	}
 	ranks := make(map[string]int, len(order))
 	for i, k := range order {
@@ -230,30 +218,30 @@ func (f *formatter) ordered(n *node, path []string) []pair {
 			ranks[k] = i
 		}
 	}
-	rank := func(p pair) int {
-		if i, ok := ranks[p.key]; ok {
+	rank := func(p yamlnode.Pair) int {
+		if i, ok := ranks[p.Key]; ok {
 			return i
 		}
 		return len(order)
 	}
-	out := slices.Clone(n.pairs)
-	slices.SortStableFunc(out, func(a, b pair) int { return rank(a) - rank(b) })
+	out := slices.Clone(n.Pairs)
+	slices.SortStableFunc(out, func(a, b yamlnode.Pair) int { return rank(a) - rank(b) })
 	return out
 }
 
 // outputNames lists the output field names at sub, in declaration order, to order weights.
 func (f *formatter) outputNames(sub []string) []string {
-	prog, _ := f.root.get("program")
-	n, _ := prog.get("output")
+	prog, _ := f.root.Get("program")
+	n, _ := prog.Get("output")
 	for _, k := range sub {
-		n, _ = n.get(k)
+		n, _ = n.Get(k)
 	}
-	if n == nil || n.kind != kindMap {
+	if n == nil || n.Kind != yamlnode.Map {
 		return nil
 	}
-	names := make([]string, len(n.pairs))
-	for i, p := range n.pairs {
-		names[i] = p.key
+	names := make([]string, len(n.Pairs))
+	for i, p := range n.Pairs {
+		names[i] = p.Key
 	}
 	return names
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // TestFormatProperties runs fmt over every golden and equivalence case: formatting is
@@ -141,7 +142,7 @@ func TestFormatQuoting(t *testing.T) {
 			t.Errorf("quote(%q) = %s does not parse: %v", tt.in, got, ds)
 			continue
 		}
-		if v, _ := root.get("k"); v == nil || v.kind != kindString || v.text != tt.in {
+		if v, _ := root.Get("k"); v == nil || v.Kind != yamlnode.String || v.Text != tt.in {
 			t.Errorf("quote(%q) = %s reads back as %+v", tt.in, got, v)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // quote writes s as a YAML scalar that reads back as the string s under any YAML version:
@@ -51,7 +53,7 @@ func plainSafe(s string) bool {
 	if s == "" || yaml11Words[strings.ToLower(s)] {
 		return false
 	}
-	if k, _ := resolvePlain(s); k != kindString {
+	if k, _ := yamlnode.Resolve(s); k != yamlnode.String {
 		return false
 	}
 	first := []rune(s)[0]

@@ -4,13 +4,14 @@ import (
 	"errors"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ontology"
 )
 
 // taskRules checks the program against the task's structural rules (Appendix A.4). Each
 // violation concerns one part (input, output or language form) and is reported only when
 // that part was itself valid, so one mistake is not reported twice.
-func (c *checker) taskRules(root *node) {
+func (c *checker) taskRules(root *yamlnode.Node) {
 	if c.m.task == "" || c.reg == nil {
 		return
 	}
@@ -23,29 +24,29 @@ func (c *checker) taskRules(root *node) {
 	if errors.Is(err, ontology.ErrUnsupportedTask) {
 		return // reported with the task
 	}
-	b, _ := root.get("benchmark")
-	p, _ := root.get("program")
+	b, _ := root.Get("benchmark")
+	p, _ := root.Get("program")
 	for _, v := range violations {
-		var where *pair
+		var where *yamlnode.Pair
 		var path []string
 		switch v.Part {
 		case ontology.PartInput:
 			if !c.inputOK {
 				continue
 			}
-			_, where = p.get("input")
+			_, where = p.Get("input")
 			path = []string{"program", "input"}
 		case ontology.PartOutput:
 			if !c.outputOK {
 				continue
 			}
-			_, where = p.get("output")
+			_, where = p.Get("output")
 			path = []string{"program", "output"}
 		case ontology.PartLanguage:
 			if c.langForm == langUnknown {
 				continue
 			}
-			_, where = b.get("language")
+			_, where = b.Get("language")
 			path = []string{"benchmark", "language"}
 		}
 		c.report(diag.TaskProgramMismatch, path, valueAt(where), "", "%s", v.Message)

@@ -11,35 +11,37 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
 
 // jsonValue turns a parsed node into the JSON value an editor's YAML plug-in would check.
-func jsonValue(n *node) any {
-	switch n.kind {
-	case kindMap:
+func jsonValue(n *yamlnode.Node) any {
+	switch n.Kind {
+	case yamlnode.Map:
 		m := map[string]any{}
-		for _, p := range n.pairs {
-			m[p.key] = jsonValue(p.value)
+		for _, p := range n.Pairs {
+			m[p.Key] = jsonValue(p.Value)
 		}
 		return m
-	case kindSeq:
+	case yamlnode.Seq:
 		s := []any{}
-		for _, it := range n.items {
+		for _, it := range n.Items {
 			s = append(s, jsonValue(it))
 		}
 		return s
-	case kindBool:
-		return strings.EqualFold(n.text, "true")
-	case kindInt, kindFloat:
-		if math.IsInf(n.num, 0) || math.IsNaN(n.num) {
-			return n.text // JSON has no such number; the schema sees a string and rejects it
+	case yamlnode.Bool:
+		return strings.EqualFold(n.Text, "true")
+	case yamlnode.Int, yamlnode.Float:
+		if math.IsInf(n.Num, 0) || math.IsNaN(n.Num) {
+			return n.Text // JSON has no such number; the schema sees a string and rejects it
 		}
-		return json.Number(ir.AppendNumber(nil, n.num))
-	case kindString:
-		return n.text
+		return json.Number(ir.AppendNumber(nil, n.Num))
+	case yamlnode.String:
+		return n.Text
 	}
 	return nil
 }
@@ -153,4 +155,10 @@ func TestGoldenIRsMatchIRSchema(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+}
+
+// parse reads src as Compile does, without validating it.
+func parse(src []byte) (*yamlnode.Node, diag.List) {
+	root, ds, _ := yamlnode.Parse(src, yamlnode.Options{})
+	return root, ds
 }

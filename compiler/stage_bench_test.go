@@ -7,58 +7,20 @@ import (
 	"os"
 	"testing"
 
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/parser"
-
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ontology"
 )
 
 func BenchmarkStages(b *testing.B) {
 	src := generated(1000)
-	b.Run("lex", func(b *testing.B) {
-		for b.Loop() {
-			lexer.Tokenize(string(src))
-		}
-	})
-	b.Run("guard", func(b *testing.B) {
-		for b.Loop() {
-			guard(src, true)
-		}
-	})
-	b.Run("lex+inspect", func(b *testing.B) {
-		for b.Loop() {
-			lex(src)
-		}
-	})
-	b.Run("goccy", func(b *testing.B) {
-		for b.Loop() {
-			parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())
-		}
-	})
-	b.Run("goccy-nocomments", func(b *testing.B) {
-		for b.Loop() {
-			parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
-		}
-	})
-	b.Run("goccy-plain", func(b *testing.B) {
-		for b.Loop() {
-			parser.ParseBytes(src, 0)
-		}
-	})
-	b.Run("fast", func(b *testing.B) {
-		for b.Loop() {
-			l, _ := lex(src)
-			parseFast(l)
-		}
-	})
 	b.Run("parse", func(b *testing.B) {
 		for b.Loop() {
-			parse(src)
+			yamlnode.Parse(src, yamlnode.Options{})
 		}
 	})
-	root, _ := parse(src)
+	root, _, _ := yamlnode.Parse(src, yamlnode.Options{})
 	b.Run("check", func(b *testing.B) {
 		for b.Loop() {
 			c := &checker{lookup: ontology.Lookup}
@@ -76,13 +38,13 @@ func BenchmarkStages(b *testing.B) {
 // compileWith is CompileCanonical with its parser and IR writer chosen, for measuring what
 // each second implementation earns (issue 12, item 8).
 func compileWith(src []byte, fast bool, marshal func(*ir.Benchmark) ([]byte, error)) ([]byte, string, error) {
-	var root *node
+	var root *yamlnode.Node
 	var ds diag.List
 	var dropped int
 	if fast {
-		root, ds, dropped = parseCounted(src)
+		root, ds, dropped = yamlnode.Parse(src, yamlnode.Options{})
 	} else {
-		root, ds, dropped = parseFullCounted(src, false)
+		root, ds, dropped = yamlnode.Parse(src, yamlnode.Options{Full: true})
 	}
 	if root == nil {
 		return nil, "", ds

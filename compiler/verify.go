@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -20,9 +21,9 @@ import (
 func VerifyIR(b *ir.Benchmark) diag.List {
 	// YAMLOf indents each field by its depth, so an IR nested 10,000 deep (what JSON
 	// readers allow) would make 100 MB of YAML: refuse it first, as its YAML would be.
-	if depthOf(b.Program.Input.Fields) > maxDepth || depthOf(b.Program.Output.Fields) > maxDepth || slices.ContainsFunc(b.Scoring.Dimensions, func(d ir.Dimension) bool { return len(d.Path) > maxDepth }) {
+	if depthOf(b.Program.Input.Fields) > yamlnode.MaxDepth || depthOf(b.Program.Output.Fields) > yamlnode.MaxDepth || slices.ContainsFunc(b.Scoring.Dimensions, func(d ir.Dimension) bool { return len(d.Path) > yamlnode.MaxDepth }) {
 		return diag.List{{Phase: diag.PhaseValidate, Code: diag.TooDeep, Path: []string{}, Line: 1, Column: 1,
-			Message: fmt.Sprintf("the IR nests fields more than %d deep; Benchy accepts at most %d", maxDepth, maxDepth)}}
+			Message: fmt.Sprintf("the IR nests fields more than %d deep; Benchy accepts at most %d", yamlnode.MaxDepth, yamlnode.MaxDepth)}}
 	}
 	src := YAMLOf(b)
 	canonical, _, ds := CompileCanonical(src)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // Types are the field types of the language, in the order the type picker lists them;
@@ -164,18 +165,17 @@ func (d *Doc) SyncWeights() {
 // FromYAML fills a document from YAML text. ok is false when the text does not parse; a text
 // that parses fills what it can, however far from valid it is.
 func FromYAML(src string) (d *Doc, ok bool) {
-	v, ok := compiler.Tree([]byte(src))
-	if !ok {
+	root, ds, _ := yamlnode.Parse([]byte(src), yamlnode.Options{})
+	if root == nil || len(ds) > 0 {
 		return nil, false
 	}
-	root, _ := v.(*compiler.Map)
 	d = &Doc{}
 	d.Version, d.Onto = str(root, "version"), str(root, "ontology_version")
 	bm := mapOf(root, "benchmark")
 	d.Task, d.Domain = str(bm, "task"), str(bm, "domain")
 	if lang, _ := bm.Get("language"); lang != nil {
-		if m, isMap := lang.(*compiler.Map); isMap {
-			d.Source, d.Target = str(m, "source"), str(m, "target")
+		if lang.Kind == yamlnode.Map {
+			d.Source, d.Target = str(lang, "source"), str(lang, "target")
 		} else {
 			d.Language = scalar(lang)
 		}
@@ -190,55 +190,56 @@ func FromYAML(src string) (d *Doc, ok bool) {
 	d.SystemType, d.SystemID = str(sys, "type"), str(sys, "id")
 	d.Provider, d.Model, d.Prompt = str(sys, "provider"), str(sys, "model"), str(sys, "prompt")
 	if ps := mapOf(sys, "parameters"); ps != nil {
-		for i, k := range ps.Keys {
-			d.Params = append(d.Params, Param{Key: k, Value: scalar(ps.Values[i])})
+		for _, p := range ps.Pairs {
+			d.Params = append(d.Params, Param{Key: p.Key, Value: scalar(p.Value)})
 		}
 	}
 	return d, true
 }
 
-func mapOf(m *compiler.Map, key string) *compiler.Map {
-	v, _ := m.Get(key)
-	out, _ := v.(*compiler.Map)
-	return out
+// mapOf is the mapping under key in mapping n, or nil.
+func mapOf(n *yamlnode.Node, key string) *yamlnode.Node {
+	v, _ := n.Get(key)
+	if v == nil || v.Kind != yamlnode.Map {
+		return nil
+	}
+	return v
 }
 
-func str(m *compiler.Map, key string) string {
-	v, _ := m.Get(key)
+func str(n *yamlnode.Node, key string) string {
+	v, _ := n.Get(key)
 	return scalar(v)
 }
 
-// scalar is a scalar's text; collections and null are "".
-func scalar(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case compiler.Number:
-		return string(v)
-	case bool:
-		return strconv.FormatBool(v)
+// scalar is a scalar's text: a string's value, a number as written, a boolean as true or
+// false; collections and null are "".
+func scalar(n *yamlnode.Node) string {
+	switch {
+	case n == nil:
+		return ""
+	case n.Kind == yamlnode.String, n.Kind == yamlnode.Int, n.Kind == yamlnode.Float:
+		return n.Text
+	case n.Kind == yamlnode.Bool:
+		return strconv.FormatBool(strings.EqualFold(n.Text, "true"))
 	}
 	return ""
 }
 
-func fields(m *compiler.Map) []Field {
+func fields(m *yamlnode.Node) []Field {
 	if m == nil {
 		return nil
 	}
-	out := make([]Field, 0, len(m.Keys))
-	for i, name := range m.Keys {
-		f := Field{Name: name}
-		switch v := m.Values[i].(type) {
-		case *compiler.Map:
-			if enum, ok := v.Get("enum"); ok && len(v.Keys) == 1 {
-				f.Type = "enum"
-				items, _ := enum.([]any)
-				for _, it := range items {
-					f.Members = append(f.Members, scalar(it))
-				}
-			} else {
-				f.Type, f.Children = "object", fields(v)
+	out := make([]Field, 0, len(m.Pairs))
+	for _, p := range m.Pairs {
+		f := Field{Name: p.Key}
+		switch v := p.Value; {
+		case v.Kind == yamlnode.Map && len(v.Pairs) == 1 && v.Pairs[0].Key == "enum":
+			f.Type = "enum"
+			for _, it := range v.Pairs[0].Value.Items {
+				f.Members = append(f.Members, scalar(it))
 			}
+		case v.Kind == yamlnode.Map:
+			f.Type, f.Children = "object", fields(v)
 		default:
 			f.Type = scalar(v)
 		}
@@ -249,22 +250,22 @@ func fields(m *compiler.Map) []Field {
 
 // weigh puts the weights of a weight mapping on the fields it mirrors, name by name: a
 // weight that names no field, or does not match its field's shape, is left out.
-func weigh(fs []Field, m *compiler.Map) {
+func weigh(fs []Field, m *yamlnode.Node) {
 	if m == nil {
 		return
 	}
-	for i, k := range m.Keys {
-		at := slices.IndexFunc(fs, func(f Field) bool { return f.Name == k })
+	for _, p := range m.Pairs {
+		at := slices.IndexFunc(fs, func(f Field) bool { return f.Name == p.Key })
 		if at < 0 {
 			continue
 		}
 		f := &fs[at]
-		sub, isMap := m.Values[i].(*compiler.Map)
+		isMap := p.Value.Kind == yamlnode.Map
 		switch {
 		case f.Type == "object" && isMap:
-			weigh(f.Children, sub)
+			weigh(f.Children, p.Value)
 		case f.Type != "object" && !isMap:
-			w := scalar(m.Values[i])
+			w := scalar(p.Value)
 			f.Weight = &w
 		}
 	}

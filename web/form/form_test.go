@@ -90,6 +90,9 @@ func TestFromInvalid(t *testing.T) {
 	if _, ok := FromYAML("a: [\n"); ok {
 		t.Fatal("broken YAML filled the form")
 	}
+	if _, ok := FromYAML("a: 1\na: 2\n"); ok {
+		t.Fatal("a duplicate key filled the form")
+	}
 }
 
 // The form keeps the comment lines heading a file, and the result is still canonical.

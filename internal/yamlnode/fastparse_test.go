@@ -1,32 +1,49 @@
-package compiler
+package yamlnode
 
 import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// benchmarkFiles lists the compiler's test benchmarks: the texts the fast path is for.
+func benchmarkFiles() []string {
+	files, _ := filepath.Glob("../../compiler/testdata/*/*.yaml")
+	equiv, _ := filepath.Glob("../../compiler/testdata/equiv/*/*.yaml")
+	return append(files, equiv...)
+}
+
+// suiteFiles lists the in.yaml texts of the YAML test suite (beside the repository, in
+// ../shared/corpus), or none when it is absent.
+func suiteFiles() []string {
+	const dir = "../../../shared/corpus/yaml-test-suite"
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "in.yaml"))
+	nested, _ := filepath.Glob(filepath.Join(dir, "*", "*", "in.yaml"))
+	return append(files, nested...)
+}
+
 // sameTree compares two node trees, ignoring comments and lookup indexes, which only the
 // full parser keeps.
-func sameTree(a, b *node, at string) error {
-	if a.kind != b.kind || a.line != b.line || a.col != b.col || a.text != b.text ||
-		a.quoted != b.quoted || a.flow != b.flow || len(a.pairs) != len(b.pairs) || len(a.items) != len(b.items) ||
-		(a.num != b.num && a.num == a.num) {
+func sameTree(a, b *Node, at string) error {
+	if a.Kind != b.Kind || a.Line != b.Line || a.Col != b.Col || a.Text != b.Text ||
+		a.Quoted != b.Quoted || a.Flow != b.Flow || len(a.Pairs) != len(b.Pairs) || len(a.Items) != len(b.Items) ||
+		(a.Num != b.Num && a.Num == a.Num) {
 		return fmt.Errorf("%s: fast %+v, full %+v", at, *a, *b)
 	}
-	for i := range a.pairs {
-		pa, pb := a.pairs[i], b.pairs[i]
-		if pa.key != pb.key || pa.keyKind != pb.keyKind || pa.line != pb.line || pa.col != pb.col {
-			return fmt.Errorf("%s: key %d: fast %q %d:%d, full %q %d:%d", at, i, pa.key, pa.line, pa.col, pb.key, pb.line, pb.col)
+	for i := range a.Pairs {
+		pa, pb := a.Pairs[i], b.Pairs[i]
+		if pa.Key != pb.Key || pa.KeyKind != pb.KeyKind || pa.Line != pb.Line || pa.Col != pb.Col {
+			return fmt.Errorf("%s: key %d: fast %q %d:%d, full %q %d:%d", at, i, pa.Key, pa.Line, pa.Col, pb.Key, pb.Line, pb.Col)
 		}
-		if err := sameTree(pa.value, pb.value, at+"."+pa.key); err != nil {
+		if err := sameTree(pa.Value, pb.Value, at+"."+pa.Key); err != nil {
 			return err
 		}
 	}
-	for i := range a.items {
-		if err := sameTree(a.items[i], b.items[i], fmt.Sprintf("%s[%d]", at, i)); err != nil {
+	for i := range a.Items {
+		if err := sameTree(a.Items[i], b.Items[i], fmt.Sprintf("%s[%d]", at, i)); err != nil {
 			return err
 		}
 	}
@@ -37,7 +54,7 @@ func sameTree(a, b *node, at string) error {
 // parser must build the same tree with the same diagnostics (duplicate keys).
 func checkFast(t *testing.T, name string, src []byte) bool {
 	t.Helper()
-	l, _ := lex(bytes.TrimPrefix(src, bom))
+	l, _ := lex(bytes.TrimPrefix(src, bom), "benchmark file")
 	if l == nil {
 		return false
 	}
@@ -45,7 +62,7 @@ func checkFast(t *testing.T, name string, src []byte) bool {
 	if !ok {
 		return false
 	}
-	full, ds := parseFull(src, false)
+	full, ds, _ := Parse(src, Options{Full: true})
 	if full == nil {
 		t.Errorf("%s: the fast parser accepts what the full parser rejects: %v", name, ds)
 		return true

@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"fmt"
@@ -13,13 +13,13 @@ import (
 // for certain a text over MaxSize, one that is not UTF-8, one with a character YAML
 // excludes (YAML 1.2 §5.1), and one with more tokens than maxTokens (an estimate that never
 // falls short by much: every token starts a word or is punctuation). When detect is set
-// it also looks for the first place a text nests deeper than maxDepth or has an anchor
+// it also looks for the first place a text nests deeper than MaxDepth or has an anchor
 // or alias: a guess from the bytes, which guard returns as cut, the length of a prefix
 // that the lexer can confirm cheaply. A wrong guess costs one look at the prefix; a missed
 // one is found later on the tokens. Either way the YAML parser never builds it.
-func guard(src []byte, detect bool) (problem *diag.Diagnostic, cut int) {
+func guard(src []byte, detect bool, doc string) (problem *diag.Diagnostic, cut int) {
 	if len(src) > MaxSize {
-		d := parseDiag(diag.TooLarge, nil, 1, 1, fmt.Sprintf("the file is %s; Benchy reads benchmark files of at most %s", size(len(src)), size(MaxSize)))
+		d := parseDiag(diag.TooLarge, nil, 1, 1, fmt.Sprintf("the file is %s; Benchy reads %ss of at most %s", size(len(src)), doc, size(MaxSize)))
 		return &d, 0
 	}
 	g := bytesGuard{src: src, detect: detect, line: 1, col: 1, sep: true, lineStart: true, scalarAbove: -1}
@@ -56,7 +56,7 @@ type bytesGuard struct {
 	flow        int   // open flow brackets
 	scalarAbove int   // lines indented past this column are block scalar content; -1 when none
 	indents     []int // columns of the open block collections
-	stack       [maxDepth + 1]int
+	stack       [MaxDepth + 1]int
 }
 
 // plainByte marks the printable ASCII bytes that mean nothing to the guard but part of a
@@ -279,7 +279,7 @@ func (g *bytesGuard) content(indent int) {
 
 // push opens a block collection at column col; nesting too deep makes end a cut.
 func (g *bytesGuard) push(col, end int) {
-	if len(g.indents) == maxDepth+1 {
+	if len(g.indents) == MaxDepth+1 {
 		g.cut = end
 		return
 	}
@@ -289,7 +289,7 @@ func (g *bytesGuard) push(col, end int) {
 
 // nested checks the depth after an opening, cutting at end when it is too deep.
 func (g *bytesGuard) nested(end int) {
-	if len(g.indents)+g.flow > maxDepth && g.cut == 0 {
+	if len(g.indents)+g.flow > MaxDepth && g.cut == 0 {
 		g.cut = end
 	}
 }

@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 type lexed struct {
 	src    []byte
 	lines  *lineTable
+	doc    string // what the file is, in messages (Options.Doc)
 	tokens token.Tokens
 	// mapWork is Σ k² over the block mappings (k keys each), what goccy's parser spends on
 	// them; bigMap is the first key of the largest, of bigKeys keys.
@@ -29,12 +30,12 @@ type lexed struct {
 
 // lex reads src (without its byte order mark) into tokens and refuses, at its first
 // occurrence and before any parser runs, what Benchy never reads: a text too large, not
-// UTF-8 or with a character YAML excludes (guard), nesting deeper than maxDepth, an anchor
+// UTF-8 or with a character YAML excludes (guard), nesting deeper than MaxDepth, an anchor
 // or alias, an escape that names no character. The tokens serve both parsers, so a text is
 // lexed once.
-func lex(src []byte) (*lexed, diag.List) {
-	l := &lexed{src: src, lines: newLineTable(src)}
-	d, cut := guard(src, true)
+func lex(src []byte, doc string) (*lexed, diag.List) {
+	l := &lexed{src: src, lines: newLineTable(src), doc: doc}
+	d, cut := guard(src, true, doc)
 	if d != nil {
 		return nil, diag.List{*d}
 	}
@@ -48,7 +49,7 @@ func lex(src []byte) (*lexed, diag.List) {
 				}
 			}
 		}
-		if d, _ := guard(src, false); d != nil {
+		if d, _ := guard(src, false, doc); d != nil {
 			return nil, diag.List{*d}
 		}
 	}
@@ -99,11 +100,11 @@ func (l *lexed) inspect(toks token.Tokens) *diag.Diagnostic {
 		return &d
 	}
 	deep := func(tk *token.Token) *diag.Diagnostic {
-		if len(stack) <= maxDepth {
+		if len(stack) <= MaxDepth {
 			return nil
 		}
 		return problem(tk, keyPath(stack, len(stack)), diag.TooDeep, fmt.Sprintf(
-			"collections nest more than %d deep here; Benchy accepts at most %d (benchmarks nest under 10)", maxDepth, maxDepth))
+			"collections nest more than %d deep here; Benchy accepts at most %d (benchmarks nest under 10)", MaxDepth, MaxDepth))
 	}
 	// block opens or continues the block collection of an entry (a key when !seq, a '-'
 	// when seq) at column col.
@@ -132,7 +133,7 @@ func (l *lexed) inspect(toks token.Tokens) *diag.Diagnostic {
 			stack = stack[:0]
 			if docs++; docs > maxDocuments {
 				return problem(tk, []string{}, diag.InvalidYAML, fmt.Sprintf(
-					"a benchmark file holds exactly one YAML document; this one has more than %d document markers (--- or ...)", maxDocuments))
+					"a %s holds exactly one YAML document; this one has more than %d document markers (--- or ...)", l.doc, maxDocuments))
 			}
 			continue
 		case token.AnchorType, token.AliasType:

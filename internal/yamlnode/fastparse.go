@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ import (
 // 6.6 ms with it and 12.4 ms without
 // (BenchmarkCompileFields' target: 10 ms). A differential test and a fuzz target hold it to
 // the full parser's trees and diagnostics wherever it answers.
-func parseFast(l *lexed) (root *node, ds diag.List, dropped int, ok bool) {
+func parseFast(l *lexed) (root *Node, ds diag.List, dropped int, ok bool) {
 	f := &fastParser{lines: l.lines}
 	defer func() {
 		if recover() != nil {
@@ -70,7 +70,7 @@ func parseFast(l *lexed) (root *node, ds diag.List, dropped int, ok bool) {
 	}
 	f.toks = toks
 	if len(toks) == 0 {
-		return &node{kind: kindNull, line: 1, col: 1}, nil, 0, true
+		return &Node{Kind: Null, Line: 1, Col: 1}, nil, 0, true
 	}
 	// A benchmark is a mapping; any other root is an error the full parser words best.
 	switch first := toks[0]; {
@@ -91,7 +91,7 @@ type fastParser struct {
 	lines   *lineTable
 	path    []string // the keys from the root to the mapping being read
 	diags   diag.List
-	dropped int // diagnostics past maxCollected, not written down
+	dropped int // diagnostics past MaxCollected, not written down
 }
 
 // mark is where the diagnostics stand before a value is read.
@@ -99,16 +99,16 @@ func (f *fastParser) mark() [2]int { return [2]int{len(f.diags), f.dropped} }
 
 // duplicate reports a key already in n, as the full parser does, dropping what was reported
 // inside its value since mark: the full parser does not read the value of a duplicate.
-func (f *fastParser) duplicate(n *node, key node, mark [2]int) {
+func (f *fastParser) duplicate(n *Node, key Node, mark [2]int) {
 	f.diags, f.dropped = f.diags[:mark[0]], mark[1]
-	if len(f.diags) >= maxCollected {
+	if len(f.diags) >= MaxCollected {
 		f.dropped++
 		return
 	}
-	_, prev := n.get(key.text)
-	path := append(f.path[:len(f.path):len(f.path)], key.text)
-	f.diags = append(f.diags, parseDiag(diag.DuplicateKey, path, key.line, key.col,
-		fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
+	_, prev := n.Get(key.Text)
+	path := append(f.path[:len(f.path):len(f.path)], key.Text)
+	f.diags = append(f.diags, parseDiag(diag.DuplicateKey, path, key.Line, key.Col,
+		fmt.Sprintf("duplicate key %q: it is already defined at line %d", Clip(key.Text), prev.Line)))
 }
 
 func (f *fastParser) peek(k int) *token.Token {
@@ -137,36 +137,36 @@ func isScalarToken(t *token.Token) bool {
 }
 
 // scalar resolves a scalar token as the full parser does.
-func (f *fastParser) scalar(t *token.Token) node {
-	n := node{text: t.Value}
-	n.line, n.col = f.lines.pos(t)
+func (f *fastParser) scalar(t *token.Token) Node {
+	n := Node{Text: t.Value}
+	n.Line, n.Col = f.lines.pos(t)
 	if t.Type == token.SingleQuoteType || t.Type == token.DoubleQuoteType {
-		n.kind, n.quoted = kindString, true
+		n.Kind, n.Quoted = String, true
 		return n
 	}
-	n.kind, n.num = resolvePlain(t.Value)
+	n.Kind, n.Num = Resolve(t.Value)
 	return n
 }
 
-func (f *fastParser) scalarNode(t *token.Token) *node {
+func (f *fastParser) scalarNode(t *token.Token) *Node {
 	n := f.scalar(t)
 	return &n
 }
 
 // key is a mapping key: any scalar, keeping the text of non-string keys. Only its text,
 // kind and place are kept, so it is not allocated.
-func (f *fastParser) key(t *token.Token) node {
+func (f *fastParser) key(t *token.Token) Node {
 	n := f.scalar(t)
-	if n.kind != kindString {
-		n.text = strings.TrimSpace(t.Value)
+	if n.Kind != String {
+		n.Text = strings.TrimSpace(t.Value)
 	}
 	return n
 }
 
 // blockMap parses a block mapping whose keys sit at column col.
-func (f *fastParser) blockMap(col int) (*node, bool) {
-	n := &node{kind: kindMap}
-	n.line, n.col = f.lines.pos(f.peek(0))
+func (f *fastParser) blockMap(col int) (*Node, bool) {
+	n := &Node{Kind: Map}
+	n.Line, n.Col = f.lines.pos(f.peek(0))
 	for {
 		t := f.peek(0)
 		if t == nil || t.Position.Column < col {
@@ -177,8 +177,8 @@ func (f *fastParser) blockMap(col int) (*node, bool) {
 		}
 		key := f.key(t)
 		f.i += 2
-		_, dup := n.get(key.text)
-		f.path = append(f.path, key.text)
+		_, dup := n.Get(key.Text)
+		f.path = append(f.path, key.Text)
 		mark := f.mark()
 		v, ok := f.entryValue(t.Position.Line, col)
 		f.path = f.path[:len(f.path)-1]
@@ -189,25 +189,25 @@ func (f *fastParser) blockMap(col int) (*node, bool) {
 			f.duplicate(n, key, mark)
 			continue
 		}
-		if v.line == 0 {
-			v.line, v.col = key.line, key.col
+		if v.Line == 0 {
+			v.Line, v.Col = key.Line, key.Col
 		}
-		n.pairs = append(n.pairs, pair{key: key.text, keyKind: key.kind, line: key.line, col: key.col, value: v})
+		n.Pairs = append(n.Pairs, Pair{Key: key.Text, KeyKind: key.Kind, Line: key.Line, Col: key.Col, Value: v})
 	}
 }
 
 // entryValue parses the value of a block mapping entry whose key is at keyLine, keyCol.
-func (f *fastParser) entryValue(keyLine, keyCol int) (*node, bool) {
+func (f *fastParser) entryValue(keyLine, keyCol int) (*Node, bool) {
 	t := f.peek(0)
 	switch {
 	case t == nil:
-		return &node{kind: kindNull}, true
+		return &Node{Kind: Null}, true
 	case t.Position.Line == keyLine:
 		return f.inlineLast(keyCol)
 	case t.Type == token.SequenceEntryType && t.Position.Column >= keyCol:
 		return f.blockSeq(t.Position.Column)
 	case t.Position.Column <= keyCol:
-		return &node{kind: kindNull}, true // an empty value
+		return &Node{Kind: Null}, true // an empty value
 	case f.isKey(0):
 		return f.blockMap(t.Position.Column)
 	}
@@ -215,7 +215,7 @@ func (f *fastParser) entryValue(keyLine, keyCol int) (*node, bool) {
 }
 
 // inlineLast parses a scalar or flow collection that must end its line.
-func (f *fastParser) inlineLast(blockCol int) (*node, bool) {
+func (f *fastParser) inlineLast(blockCol int) (*Node, bool) {
 	v, ok := f.inline(blockCol)
 	if !ok {
 		return nil, false
@@ -228,7 +228,7 @@ func (f *fastParser) inlineLast(blockCol int) (*node, bool) {
 
 // inline parses a scalar or a flow collection. Continuation lines of a flow collection must
 // be indented past blockCol.
-func (f *fastParser) inline(blockCol int) (*node, bool) {
+func (f *fastParser) inline(blockCol int) (*Node, bool) {
 	t := f.peek(0)
 	if t == nil {
 		return nil, false
@@ -254,11 +254,11 @@ func (f *fastParser) next(blockCol, startLine int) (*token.Token, bool) {
 	return t, true
 }
 
-func (f *fastParser) flowMap(blockCol int) (*node, bool) {
+func (f *fastParser) flowMap(blockCol int) (*Node, bool) {
 	open := f.peek(0)
 	f.i++
-	n := &node{kind: kindMap, flow: true}
-	n.line, n.col = f.lines.pos(open)
+	n := &Node{Kind: Map, Flow: true}
+	n.Line, n.Col = f.lines.pos(open)
 	for {
 		t, ok := f.next(blockCol, open.Position.Line)
 		if !ok {
@@ -276,8 +276,8 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 		if v, ok := f.next(blockCol, open.Position.Line); !ok || v.Type == token.CollectEntryType || v.Type == token.MappingEndType {
 			return nil, false // an empty value: left to the full parser
 		}
-		_, dup := n.get(key.text)
-		f.path = append(f.path, key.text)
+		_, dup := n.Get(key.Text)
+		f.path = append(f.path, key.Text)
 		mark := f.mark()
 		v, ok := f.inline(blockCol)
 		f.path = f.path[:len(f.path)-1]
@@ -287,7 +287,7 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 		if dup != nil {
 			f.duplicate(n, key, mark)
 		} else {
-			n.pairs = append(n.pairs, pair{key: key.text, keyKind: key.kind, line: key.line, col: key.col, value: v})
+			n.Pairs = append(n.Pairs, Pair{Key: key.Text, KeyKind: key.Kind, Line: key.Line, Col: key.Col, Value: v})
 		}
 		if !f.flowSeparator(token.MappingEndType, blockCol, open.Position.Line) {
 			return nil, false
@@ -295,11 +295,11 @@ func (f *fastParser) flowMap(blockCol int) (*node, bool) {
 	}
 }
 
-func (f *fastParser) flowSeq(blockCol int) (*node, bool) {
+func (f *fastParser) flowSeq(blockCol int) (*Node, bool) {
 	open := f.peek(0)
 	f.i++
-	n := &node{kind: kindSeq, flow: true}
-	n.line, n.col = f.lines.pos(open)
+	n := &Node{Kind: Seq, Flow: true}
+	n.Line, n.Col = f.lines.pos(open)
 	for {
 		t, ok := f.next(blockCol, open.Position.Line)
 		if !ok {
@@ -313,7 +313,7 @@ func (f *fastParser) flowSeq(blockCol int) (*node, bool) {
 		if !ok {
 			return nil, false
 		}
-		n.items = append(n.items, v)
+		n.Items = append(n.Items, v)
 		if !f.flowSeparator(token.SequenceEndType, blockCol, open.Position.Line) {
 			return nil, false
 		}
@@ -336,9 +336,9 @@ func (f *fastParser) flowSeparator(end token.Type, blockCol, startLine int) bool
 
 // blockSeq parses a block sequence whose '-' entries sit at column col; each entry holds a
 // scalar or flow collection on its own line.
-func (f *fastParser) blockSeq(col int) (*node, bool) {
-	n := &node{kind: kindSeq}
-	n.line, n.col = f.lines.pos(f.peek(0))
+func (f *fastParser) blockSeq(col int) (*Node, bool) {
+	n := &Node{Kind: Seq}
+	n.Line, n.Col = f.lines.pos(f.peek(0))
 	for {
 		t := f.peek(0)
 		if t == nil || t.Position.Column < col || (t.Position.Column == col && t.Type != token.SequenceEntryType) {
@@ -356,6 +356,6 @@ func (f *fastParser) blockSeq(col int) (*node, bool) {
 		if !ok {
 			return nil, false
 		}
-		n.items = append(n.items, v)
+		n.Items = append(n.Items, v)
 	}
 }

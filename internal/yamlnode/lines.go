@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"unicode/utf8"

@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"math"
@@ -19,47 +19,47 @@ var (
 	reBool  = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
 )
 
-func specKind(s string) kind {
+func specKind(s string) Kind {
 	switch {
 	case reNull.MatchString(s):
-		return kindNull
+		return Null
 	case reBool.MatchString(s):
-		return kindBool
+		return Bool
 	case reInt10.MatchString(s), reInt8.MatchString(s), reInt16.MatchString(s):
-		return kindInt
+		return Int
 	case reFloat.MatchString(s), reInf.MatchString(s), reNaN.MatchString(s):
-		return kindFloat
+		return Float
 	}
-	return kindString
+	return String
 }
 
 func TestResolvePlain(t *testing.T) {
 	tests := []struct {
 		in   string
-		kind kind
+		kind Kind
 		num  float64
 	}{
-		{"", kindNull, 0}, {"~", kindNull, 0}, {"NULL", kindNull, 0}, {"nULL", kindString, 0},
-		{"true", kindBool, 0}, {"False", kindBool, 0}, {"yes", kindString, 0}, {"on", kindString, 0},
-		{"010", kindInt, 10}, {"-7", kindInt, -7}, {"+3", kindInt, 3}, {"0o17", kindInt, 15}, {"0x1F", kindInt, 31},
-		{"0b101", kindString, 0}, {"1_000", kindString, 0}, {"0o8", kindString, 0}, {"0x", kindString, 0},
-		{"1e3", kindFloat, 1000}, {"1.", kindFloat, 1}, {".5", kindFloat, 0.5}, {"-1.5e-3", kindFloat, -0.0015},
-		{"1.0", kindFloat, 1}, {"1e", kindString, 0}, {".", kindString, 0}, {"+", kindString, 0}, {"-.", kindString, 0},
-		{".e3", kindString, 0}, {"1.2.3", kindString, 0}, {"1e+", kindString, 0},
-		{".inf", kindFloat, math.Inf(1)}, {"-.Inf", kindFloat, math.Inf(-1)}, {"+.INF", kindFloat, math.Inf(1)},
-		{"1e400", kindFloat, math.Inf(1)}, {"0x" + "1FFFFFFFFFFFFFFFFF", kindInt, 0x1FFFFFFFFFFFFFFFFF}, // beyond 64 bits: finite, not exact
-		{"0x1" + strings.Repeat("0", 300), kindInt, math.Inf(1)},
+		{"", Null, 0}, {"~", Null, 0}, {"NULL", Null, 0}, {"nULL", String, 0},
+		{"true", Bool, 0}, {"False", Bool, 0}, {"yes", String, 0}, {"on", String, 0},
+		{"010", Int, 10}, {"-7", Int, -7}, {"+3", Int, 3}, {"0o17", Int, 15}, {"0x1F", Int, 31},
+		{"0b101", String, 0}, {"1_000", String, 0}, {"0o8", String, 0}, {"0x", String, 0},
+		{"1e3", Float, 1000}, {"1.", Float, 1}, {".5", Float, 0.5}, {"-1.5e-3", Float, -0.0015},
+		{"1.0", Float, 1}, {"1e", String, 0}, {".", String, 0}, {"+", String, 0}, {"-.", String, 0},
+		{".e3", String, 0}, {"1.2.3", String, 0}, {"1e+", String, 0},
+		{".inf", Float, math.Inf(1)}, {"-.Inf", Float, math.Inf(-1)}, {"+.INF", Float, math.Inf(1)},
+		{"1e400", Float, math.Inf(1)}, {"0x" + "1FFFFFFFFFFFFFFFFF", Int, 0x1FFFFFFFFFFFFFFFFF}, // beyond 64 bits: finite, not exact
+		{"0x1" + strings.Repeat("0", 300), Int, math.Inf(1)},
 	}
 	for _, tt := range tests {
-		k, num := resolvePlain(tt.in)
-		if k != tt.kind || (k == kindInt || k == kindFloat) && num != tt.num {
+		k, num := Resolve(tt.in)
+		if k != tt.kind || (k == Int || k == Float) && num != tt.num {
 			t.Errorf("resolvePlain(%q) = %v %v, want %v %v", tt.in, k, num, tt.kind, tt.num)
 		}
 		if want := specKind(tt.in); k != want {
 			t.Errorf("resolvePlain(%q) kind %v, the spec's patterns say %v", tt.in, k, want)
 		}
 	}
-	if k, n := resolvePlain(".NaN"); k != kindFloat || !math.IsNaN(n) {
+	if k, n := Resolve(".NaN"); k != Float || !math.IsNaN(n) {
 		t.Errorf(".NaN = %v %v", k, n)
 	}
 }
@@ -70,7 +70,7 @@ func FuzzResolvePlain(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := func() kind { k, _ := resolvePlain(s); return k }(), specKind(s); got != want {
+		if got, want := func() Kind { k, _ := Resolve(s); return k }(), specKind(s); got != want {
 			t.Fatalf("resolvePlain(%q) = %v, the spec's patterns say %v", s, got, want)
 		}
 	})

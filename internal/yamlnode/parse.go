@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"bytes"
@@ -13,50 +13,50 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 )
 
-// parse is the first stage: YAML bytes to a node tree. Duplicate keys and the constructs
-// Benchy forbids are all reported, not just the first, except what lex refuses at its
-// first occurrence (anchors, aliases, nesting too deep, a text too large). When the
-// structure is still known (a duplicate key, a tag) it returns the tree with its
-// diagnostics, keeping the first occurrence of a duplicated key, so validation can report
-// the independent problems too; after a syntax error it returns no tree.
-func parse(src []byte) (root *node, ds diag.List) {
-	root, ds, _ = parseCounted(src)
-	return root, ds
+// Options say how to read a text.
+type Options struct {
+	// Comments keeps the comments on the nodes (Lead, Tail, Head, Foot, Comment), for
+	// writing the text back. Only goccy's full parser keeps them, and only then is it asked
+	// to: its comment mode rejects a few valid texts, such as a comment line indented less
+	// than the empty value above it.
+	Comments bool
+	// Full reads with goccy's full parser even where the fast path answers: the tests and
+	// benchmarks that hold the two together use it.
+	Full bool
+	// Doc names what the file is in messages ("a runtime file holds exactly one YAML
+	// document"); "benchmark file" when empty.
+	Doc string
 }
 
-// parseCounted is parse, also counting the diagnostics past maxCollected that were not
-// written down.
-func parseCounted(src []byte) (root *node, ds diag.List, dropped int) {
-	l, ds := lex(bytes.TrimPrefix(src, bom))
+// Parse reads YAML bytes into a node tree. Duplicate keys and the constructs Benchy forbids
+// (tags, merge keys, explicit keys, directives, several documents) are all reported, not
+// just the first, except what is refused on the bytes and tokens at its first occurrence
+// (anchors, aliases, nesting too deep, a text too large, invalid UTF-8, characters YAML
+// excludes). When the structure is still known (a duplicate key, a tag) it returns the tree
+// with its diagnostics, keeping the first occurrence of a duplicated key, so that the caller
+// can report the independent problems too; after a syntax error or a refusal it returns no
+// tree. Diagnostics are in phase parse, with the codes invalid_yaml, duplicate_key,
+// too_large and too_deep; dropped counts those past MaxCollected, not written down.
+func Parse(src []byte, opt Options) (root *Node, ds diag.List, dropped int) {
+	if opt.Doc == "" {
+		opt.Doc = "benchmark file"
+	}
+	l, ds := lex(bytes.TrimPrefix(src, bom), opt.Doc)
 	if l == nil {
 		return nil, ds, 0
 	}
-	if root, ds, dropped, ok := parseFast(l); ok {
-		return root, ds, dropped
+	if !opt.Comments && !opt.Full {
+		if root, ds, dropped, ok := parseFast(l); ok {
+			return root, ds, dropped
+		}
 	}
-	return l.parseFull(false)
+	return l.parseFull(opt.Comments)
 }
 
 // bom is the UTF-8 byte order mark, which YAML allows at the start of a stream.
 var bom = []byte("\ufeff")
 
-// parseFull parses with goccy's full parser, keeping comments when fmt needs them. (Only
-// then: goccy's comment mode rejects a few valid texts, such as a comment line indented less
-// than the empty value above it.)
-func parseFull(src []byte, comments bool) (root *node, ds diag.List) {
-	root, ds, _ = parseFullCounted(src, comments)
-	return root, ds
-}
-
-func parseFullCounted(src []byte, comments bool) (root *node, ds diag.List, dropped int) {
-	l, ds := lex(bytes.TrimPrefix(src, bom))
-	if l == nil {
-		return nil, ds, 0
-	}
-	return l.parseFull(comments)
-}
-
-func (l *lexed) parseFull(comments bool) (root *node, ds diag.List, dropped int) {
+func (l *lexed) parseFull(comments bool) (root *Node, ds diag.List, dropped int) {
 	p := &parsing{lines: l.lines}
 	if d := l.tooLarge(); d != nil {
 		return nil, diag.List{*d}, 0
@@ -90,7 +90,7 @@ func (l *lexed) parseFull(comments bool) (root *node, ds diag.List, dropped int)
 			if tk == nil {
 				tk = doc.Body.GetToken()
 			}
-			p.report(diag.InvalidYAML, nil, tk, "a benchmark file holds exactly one YAML document")
+			p.report(diag.InvalidYAML, nil, tk, "a "+l.doc+" holds exactly one YAML document")
 			continue
 		}
 		body = doc.Body
@@ -99,14 +99,14 @@ func (l *lexed) parseFull(comments bool) (root *node, ds diag.List, dropped int)
 		if g, ok := body.(*ast.CommentGroupNode); ok {
 			lead = append(lead, commentLines(g)...)
 		}
-		root = &node{kind: kindNull, line: 1, col: 1}
+		root = &Node{Kind: Null, Line: 1, Col: 1}
 	} else {
 		root = p.convert(body, []string{})
 	}
-	if root.line == 0 {
-		root.line, root.col = 1, 1
+	if root.Line == 0 {
+		root.Line, root.Col = 1, 1
 	}
-	root.lead, root.tail = lead, tail
+	root.Lead, root.Tail = lead, tail
 	return root, p.diags, p.dropped
 }
 
@@ -127,7 +127,7 @@ func (l *lexed) tooLarge() *diag.Diagnostic {
 }
 
 // parseYAML runs goccy's parser, turning a panic inside it into an error so that no input
-// can crash the compiler.
+// can crash its caller.
 func parseYAML(toks token.Tokens, comments bool) (f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -181,13 +181,13 @@ func parseDiag(code diag.Code, path []string, line, col int, msg string) diag.Di
 // parsing carries the diagnostics of one parse.
 type parsing struct {
 	diags   diag.List
-	dropped int // diagnostics past maxCollected, not written down
+	dropped int // diagnostics past MaxCollected, not written down
 	lines   *lineTable
 	merged  bool // the last key converted was dropped: a merge key or an explicit key
 }
 
 func (p *parsing) report(code diag.Code, path []string, tk *token.Token, msg string) {
-	if len(p.diags) >= maxCollected {
+	if len(p.diags) >= MaxCollected {
 		p.dropped++
 		return
 	}
@@ -196,114 +196,114 @@ func (p *parsing) report(code diag.Code, path []string, tk *token.Token, msg str
 }
 
 // convert turns a goccy node into a node, reporting what Benchy forbids.
-func (p *parsing) convert(n ast.Node, path []string) *node {
+func (p *parsing) convert(n ast.Node, path []string) *Node {
 	switch x := n.(type) {
 	case nil:
-		return &node{kind: kindNull, line: 1, col: 1}
+		return &Node{Kind: Null, Line: 1, Col: 1}
 	case *ast.TagNode:
 		p.report(diag.InvalidYAML, path, x.Start, fmt.Sprintf("tags such as %s are not allowed; Benchy gives every value its meaning from its place", x.Start.Value))
-		return &node{kind: kindBad} // a tag changes what its value means: nothing to check
+		return &Node{Kind: Bad} // a tag changes what its value means: nothing to check
 	case *ast.AnchorNode:
 		p.report(diag.InvalidYAML, path, x.Start, "anchors (&name) are not allowed; write each value where it is used")
 		return p.convert(x.Value, path)
 	case *ast.AliasNode:
 		p.report(diag.InvalidYAML, path, x.Start, "aliases (*name) are not allowed; write each value where it is used")
-		return &node{kind: kindBad}
+		return &Node{Kind: Bad}
 	case *ast.MappingNode:
 		return p.mapping(x, x.Values, path)
 	case *ast.MappingValueNode:
 		return p.mapping(x, []*ast.MappingValueNode{x}, path)
 	case *ast.SequenceNode:
-		out := &node{kind: kindSeq, flow: x.IsFlowStyle, comment: commentText(x.GetComment())}
-		out.line, out.col = p.pos(x.Start)
+		out := &Node{Kind: Seq, Flow: x.IsFlowStyle, Comment: commentText(x.GetComment())}
+		out.Line, out.Col = p.pos(x.Start)
 		for _, v := range x.Values {
 			item := p.convert(v, path)
-			if item.line == 0 {
-				item.line, item.col = out.line, out.col
+			if item.Line == 0 {
+				item.Line, item.Col = out.Line, out.Col
 			}
-			out.items = append(out.items, item)
+			out.Items = append(out.Items, item)
 		}
 		return out
 	case *ast.LiteralNode:
 		line, col := p.pos(x.Start)
-		return &node{kind: kindString, line: line, col: col, text: x.Value.Value, quoted: true, comment: commentText(x.GetComment())}
+		return &Node{Kind: String, Line: line, Col: col, Text: x.Value.Value, Quoted: true, Comment: commentText(x.GetComment())}
 	case ast.ScalarNode:
 		return p.scalar(n)
 	}
 	p.report(diag.InvalidYAML, path, n.GetToken(), "unexpected YAML construct "+n.Type().String())
-	return &node{kind: kindBad}
+	return &Node{Kind: Bad}
 }
 
 // scalar resolves a scalar by its token: quoted text is a string, plain text follows the
 // YAML 1.2 core schema.
-func (p *parsing) scalar(n ast.Node) *node {
+func (p *parsing) scalar(n ast.Node) *Node {
 	tk := n.GetToken()
-	out := &node{comment: commentText(n.GetComment()), commentAt: commentLine(n.GetComment())}
-	out.line, out.col = p.pos(tk)
+	out := &Node{Comment: commentText(n.GetComment()), CommentAt: commentLine(n.GetComment())}
+	out.Line, out.Col = p.pos(tk)
 	if tk == nil {
-		out.kind = kindNull
+		out.Kind = Null
 		return out
 	}
 	switch tk.Type {
 	case token.SingleQuoteType, token.DoubleQuoteType:
-		out.kind, out.text, out.quoted = kindString, tk.Value, true
+		out.Kind, out.Text, out.Quoted = String, tk.Value, true
 		return out
 	case token.ImplicitNullType:
 		// An empty value has no place of its own (the parser puts it past the end of the
 		// line); its key's or sequence's position is given to it by the caller.
-		out.kind, out.line, out.col = kindNull, 0, 0
+		out.Kind, out.Line, out.Col = Null, 0, 0
 		return out
 	}
 	text := tk.Value
 	if s, ok := n.(*ast.StringNode); ok {
 		text = s.Value
 	}
-	out.kind, out.num = resolvePlain(text)
-	out.text = text
+	out.Kind, out.Num = Resolve(text)
+	out.Text = text
 	return out
 }
 
 // mapping converts mapping entries, reporting forbidden keys and duplicates.
-func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []string) *node {
-	out := &node{kind: kindMap}
+func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []string) *Node {
+	out := &Node{Kind: Map}
 	if m, ok := n.(*ast.MappingNode); ok {
-		out.flow, out.comment = m.IsFlowStyle, commentText(m.GetComment())
-		out.line, out.col = p.pos(m.Start)
+		out.Flow, out.Comment = m.IsFlowStyle, commentText(m.GetComment())
+		out.Line, out.Col = p.pos(m.Start)
 	}
-	if len(values) > 0 && !out.flow {
-		out.line, out.col = p.pos(values[0].Key.GetToken())
+	if len(values) > 0 && !out.Flow {
+		out.Line, out.Col = p.pos(values[0].Key.GetToken())
 	}
 	for _, mv := range values {
 		p.merged = false
 		key, ok := p.key(mv.Key, path)
 		if !ok {
-			out.partial = out.partial || p.merged
+			out.Partial = out.Partial || p.merged
 			continue
 		}
-		keyPath := append(path[:len(path):len(path)], key.text)
-		line, col := key.line, key.col
-		if _, prev := out.get(key.text); prev != nil {
-			if len(p.diags) >= maxCollected {
+		keyPath := append(path[:len(path):len(path)], key.Text)
+		line, col := key.Line, key.Col
+		if _, prev := out.Get(key.Text); prev != nil {
+			if len(p.diags) >= MaxCollected {
 				p.dropped++
 			} else {
 				p.diags = append(p.diags, parseDiag(diag.DuplicateKey, keyPath, line, col,
-					fmt.Sprintf("duplicate key %q: it is already defined at line %d", clip(key.text), prev.line)))
+					fmt.Sprintf("duplicate key %q: it is already defined at line %d", Clip(key.Text), prev.Line)))
 			}
 			continue
 		}
-		pr := pair{key: key.text, keyKind: key.kind, line: line, col: col, value: p.convert(mv.Value, keyPath)}
-		if pr.value.line == 0 {
-			pr.value.line, pr.value.col = line, col
+		pr := Pair{Key: key.Text, KeyKind: key.Kind, Line: line, Col: col, Value: p.convert(mv.Value, keyPath)}
+		if pr.Value.Line == 0 {
+			pr.Value.Line, pr.Value.Col = line, col
 		}
-		pr.head = commentLines(mv.GetComment())
-		if kc := commentText(mv.Key.GetComment()); kc != "" && pr.value.comment == "" {
-			pr.value.comment = kc
+		pr.Head = commentLines(mv.GetComment())
+		if kc := commentText(mv.Key.GetComment()); kc != "" && pr.Value.Comment == "" {
+			pr.Value.Comment = kc
 		}
-		pr.foot = commentLines(mv.FootComment)
-		out.pairs = append(out.pairs, pr)
+		pr.Foot = commentLines(mv.FootComment)
+		out.Pairs = append(out.Pairs, pr)
 	}
-	if out.flow {
-		reattachComments(out.pairs)
+	if out.Flow {
+		reattachComments(out.Pairs)
 	}
 	return out
 }
@@ -311,23 +311,23 @@ func (p *parsing) mapping(n ast.Node, values []*ast.MappingValueNode, path []str
 // reattachComments fixes where the parser put comments written inside a flow mapping: it
 // ties "# c" in "{a: 1, # c\n b: 2}" to b's value. The comment goes back to the entry on its
 // line, or above the entry it precedes.
-func reattachComments(pairs []pair) {
+func reattachComments(pairs []Pair) {
 	for i := range pairs {
-		v := pairs[i].value
-		if v.comment == "" || v.commentAt == 0 || v.commentAt >= v.line {
+		v := pairs[i].Value
+		if v.Comment == "" || v.CommentAt == 0 || v.CommentAt >= v.Line {
 			continue
 		}
-		if i > 0 && pairs[i-1].value.comment == "" && pairs[i-1].value.line == v.commentAt {
-			pairs[i-1].value.comment, pairs[i-1].value.commentAt = v.comment, v.commentAt
+		if i > 0 && pairs[i-1].Value.Comment == "" && pairs[i-1].Value.Line == v.CommentAt {
+			pairs[i-1].Value.Comment, pairs[i-1].Value.CommentAt = v.Comment, v.CommentAt
 		} else {
-			pairs[i].head = append(pairs[i].head, v.comment)
+			pairs[i].Head = append(pairs[i].Head, v.Comment)
 		}
-		v.comment, v.commentAt = "", 0
+		v.Comment, v.CommentAt = "", 0
 	}
 }
 
 // key converts a mapping key, which must be a plain or quoted scalar.
-func (p *parsing) key(k ast.MapKeyNode, path []string) (*node, bool) {
+func (p *parsing) key(k ast.MapKeyNode, path []string) (*Node, bool) {
 	switch x := k.(type) {
 	case *ast.MergeKeyNode:
 		p.report(diag.InvalidYAML, path, x.GetToken(), "merge keys (<<) are not allowed; write every key where it belongs")
@@ -342,10 +342,10 @@ func (p *parsing) key(k ast.MapKeyNode, path []string) (*node, bool) {
 		return nil, false
 	case ast.ScalarNode:
 		kn := p.scalar(x)
-		if kn.kind != kindString {
+		if kn.Kind != String {
 			// A key such as 1, true or null is not a string in YAML; keep its text so the
 			// checks can say so at the right place.
-			kn.text = strings.TrimSpace(x.GetToken().Value)
+			kn.Text = strings.TrimSpace(x.GetToken().Value)
 		}
 		return kn, true
 	}
@@ -385,4 +385,20 @@ func isqrt(n int) int {
 		r++
 	}
 	return r
+}
+
+// CountComments is how many comments src holds, by the YAML lexer: a writer that keeps
+// comments checks that it kept them all.
+func CountComments(src []byte) int {
+	toks, err := tokenize(bytes.TrimPrefix(src, bom))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, tk := range toks {
+		if tk.Type == token.CommentType {
+			n++
+		}
+	}
+	return n
 }

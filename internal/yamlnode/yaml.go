@@ -1,4 +1,4 @@
-package compiler
+package yamlnode
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // allowed through, for the caller to report) or the syntax error. The one diagnostic is
 // in the compiler's codes; the caller words it in its own.
 func ReadYAML(src []byte) (*ast.File, *diag.Diagnostic) {
-	l, ds := lex(bytes.TrimPrefix(src, bom))
+	l, ds := lex(bytes.TrimPrefix(src, bom), "runtime file")
 	if l == nil {
 		return nil, &ds[0]
 	}

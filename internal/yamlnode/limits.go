@@ -1,0 +1,39 @@
+package yamlnode
+
+// The front end's bounds. No file Benchy reads comes near them (the paper's examples are
+// under 2 KB and nest 5 deep; a generated benchmark of 10,000 fields is 478 KB, 64,000
+// tokens, nesting 4 deep), and under them reading costs time and memory linear in the
+// input: a text beyond one is refused before the YAML parser builds anything. The
+// compiler's TestHardeningShapes and the adapter's TestHardeningRuntimeYAML hold reading to
+// 200 ms and 100 MB on 1 MB of each pathological shape.
+const (
+	// MaxSize is the largest file read, in bytes. The YAML lexer spends up to a hundred
+	// bytes of memory per byte of a long block scalar, so this bounds memory too.
+	MaxSize = 1 << 20
+
+	// maxTokens bounds the YAML tokens of a file (keys, values, punctuation, comments),
+	// counted generously from the bytes before the lexer runs: the lexer costs about 340
+	// bytes per token.
+	maxTokens = 100_000
+
+	// MaxDepth bounds how deep collections nest, block and flow together. goccy's parser
+	// builds a path string per node, so deep nesting costs the square of the depth.
+	MaxDepth = 64
+
+	// maxMapWork bounds Σ k² over the block mappings of a text that needs goccy's full
+	// parser (k keys each): it parses a block mapping of k keys in O(k²) time and memory
+	// (each key recurses and copies the keys after it), 4.5 bytes per unit. 8M is one
+	// mapping of about 2,800 keys, 36 MB. The fast path, which reads most benchmarks, is
+	// linear and not bounded by this.
+	maxMapWork = 8 << 20
+
+	// MaxCollected is how many diagnostics a stage writes down; past it, it only counts
+	// them (writing one costs a kilobyte). Only a text with more problems than this can
+	// show a first hundred that are not the hundred earliest.
+	MaxCollected = 10_000
+
+	// maxDocuments bounds the document markers ("---", "...") before the full parser runs:
+	// it splits documents in time and memory quadratic in their number. A Benchy file is
+	// one document.
+	maxDocuments = 16
+)

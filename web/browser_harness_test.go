@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -120,16 +121,17 @@ var staleOnce sync.Once
 func warnStale(t *testing.T, built time.Time) {
 	staleOnce.Do(func() {
 		var newer []string
-		for _, dir := range []string{"web", "wasm"} {
-			files, _ := filepath.Glob(filepath.Join(root(t), dir, "*.go"))
-			for _, f := range files {
-				if strings.HasSuffix(f, "_test.go") {
-					continue
+		for _, dir := range []string{"web", "wasm"} { // and their packages: a page is a folder
+			filepath.WalkDir(filepath.Join(root(t), dir), func(f string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
+					return nil
 				}
-				if info, err := os.Stat(f); err == nil && info.ModTime().After(built) {
-					newer = append(newer, filepath.Join(dir, filepath.Base(f)))
+				if info, err := d.Info(); err == nil && info.ModTime().After(built) {
+					rel, _ := filepath.Rel(root(t), f)
+					newer = append(newer, rel)
 				}
-			}
+				return nil
+			})
 		}
 		if len(newer) > 0 {
 			t.Logf("WARNING: %s changed after assets/web/app.wasm was built; run make build (or make wasm) for the browser tests to test them", strings.Join(newer, ", "))

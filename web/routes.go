@@ -1,13 +1,13 @@
-// Package web is Benchy's browser app: go-app components, registered identically by the
-// WebAssembly entry point (wasm/) and by the server (server/), which prerenders them.
 package web
 
 import (
-	"slices"
-	"strconv"
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web/compare"
+	"github.com/benchy-eval/benchy/web/editor"
+	"github.com/benchy-eval/benchy/web/ontology"
+	"github.com/benchy-eval/benchy/web/results"
+	"github.com/benchy-eval/benchy/web/runs"
 )
 
 // Pages of the app: each a route. Pages other than the editor are listed so that the
@@ -16,63 +16,9 @@ var Pages = []string{"/", "/runs", "/results", "/compare", "/ontology"}
 
 // Routes registers every page. Both the browser and the server must call it.
 func Routes() {
-	app.Route("/", func() app.Composer { return &Editor{} })
-	app.Route("/runs", func() app.Composer { return &RunsPage{} })
-	app.Route("/results", func() app.Composer { return &ResultsPage{} })
-	app.Route("/compare", func() app.Composer { return &ComparePage{} })
-	app.Route("/ontology", func() app.Composer { return &OntologyPage{} })
+	app.Route("/", func() app.Composer { return &editor.Page{} })
+	app.Route("/runs", func() app.Composer { return &runs.Page{} })
+	app.Route("/results", func() app.Composer { return &results.Page{} })
+	app.Route("/compare", func() app.Composer { return &compare.Page{} })
+	app.Route("/ontology", func() app.Composer { return &ontology.Page{} })
 }
-
-// Handler is the go-app handler that serves the app's pages, scripts and service worker.
-// version names this build of the app (browsers and the service worker cache by it);
-// wasmSize is app.wasm's uncompressed size, for the loading progress.
-func Handler(version string, wasmSize int64) *app.Handler {
-	return &app.Handler{
-		Name:         "Benchy",
-		ShortName:    "Benchy",
-		Title:        "Benchy",
-		Description:  "Author, validate, compile and run AI benchmarks",
-		Lang:         "en",
-		LoadingLabel: "Loading Benchy…",
-		ThemeColor:   "#1f4e79",
-		Icon: app.Icon{
-			Default:  "/web/icon-192.png",
-			Large:    "/web/icon-512.png",
-			Maskable: "/web/icon-512.png",
-			SVG:      "/web/icon.svg",
-		},
-		Styles:                []string{"/web/benchy.css"},
-		CacheableResources:    append(slices.Clone(Pages[1:]), "/web/icon.svg"),
-		ServiceWorkerTemplate: serviceWorker,
-		Version:               version,
-		WasmContentLength:     strconv.FormatInt(wasmSize, 10),
-	}
-}
-
-// serviceWorker is go-app's worker, except that installing waits until every file of the
-// app is cached: go-app's own takes control at once, so a browser that went offline right
-// after its first visit could be left with half an app. An install that cannot cache
-// everything fails, and the next visit tries again.
-//
-// And a page's address with a query (/?path=..., /results?run=...) is served from the cached
-// page without it, so that those pages open offline too.
-var serviceWorker = strings.NewReplacer(workerInstall, workerInstallComplete, workerMatch, workerMatchPages).
-	Replace(app.DefaultAppWorkerJS)
-
-const workerMatch = `const cachedResponse = await caches.match(request);`
-
-const workerMatchPages = `const cachedResponse = await caches.match(request, {ignoreSearch: request.mode === "navigate"});`
-
-const workerInstall = `self.addEventListener("install", async (event) => {
-  try {
-    console.log("installing app worker {{.Version}}");
-    await installWorker();
-    await self.skipWaiting();
-  } catch (error) {
-    console.error("error during installation:", error);
-  }
-});`
-
-const workerInstallComplete = `self.addEventListener("install", (event) => {
-  event.waitUntil(installWorker().then(() => self.skipWaiting()));
-});`

@@ -1,0 +1,183 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strconv"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/ontology"
+)
+
+// Client calls the API of the server the page came from. Its methods are the endpoints
+// the app uses, each with the api type of its answer.
+type Client struct{}
+
+// Default is the client the pages use.
+var Default = &Client{}
+
+// call sends a request to the server's API and decodes a JSON answer into out (unless nil).
+func call(ctx context.Context, method, path string, in, out any) error {
+	var body []byte
+	header := map[string]string{"Accept": "application/json"}
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = b
+		header["Content-Type"] = "application/json"
+	}
+	res, err := fetch(ctx, method, path, header, body)
+	if err != nil {
+		return err
+	}
+	data, err := res.body(ctx)
+	if err != nil || out == nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}
+
+// get reads path into a new T.
+func get[T any](ctx context.Context, path string) (T, error) {
+	var v T
+	err := call(ctx, "GET", path, nil, &v)
+	return v, err
+}
+
+// Ping asks the server for its ontology without reading it: nil when the server answers,
+// an *Error when it refuses (401: the tab needs a token), another error when offline.
+func (c *Client) Ping(ctx context.Context) error {
+	return call(ctx, "GET", api.OntologyPath, nil, nil)
+}
+
+// Ontology is the registry the server's compiler checks against.
+func (c *Client) Ontology(ctx context.Context) (ontology.Registry, error) {
+	return get[ontology.Registry](ctx, api.OntologyPath)
+}
+
+// Benchmarks lists the workspace's benchmarks.
+func (c *Client) Benchmarks(ctx context.Context) ([]api.Benchmark, error) {
+	return get[[]api.Benchmark](ctx, api.BenchmarksPath)
+}
+
+// Benchmark reads the workspace benchmark at path p, compiled.
+func (c *Client) Benchmark(ctx context.Context, p string) (api.BenchmarkFile, error) {
+	return get[api.BenchmarkFile](ctx, api.BenchmarkPath(p))
+}
+
+// SaveBenchmark writes yaml to the workspace benchmark at path p, and answers what it
+// compiles to.
+func (c *Client) SaveBenchmark(ctx context.Context, p, yaml string) (api.BenchmarkFile, error) {
+	var f api.BenchmarkFile
+	in := struct {
+		YAML string `json:"yaml"`
+	}{yaml}
+	err := call(ctx, "PUT", api.BenchmarkPath(p), in, &f)
+	return f, err
+}
+
+// Bindings names the runtime file's bindings and providers.
+func (c *Client) Bindings(ctx context.Context) (api.Bindings, error) {
+	return get[api.Bindings](ctx, api.BindingsPath)
+}
+
+// RunsQuery filters a listing of runs; a zero field does not filter.
+type RunsQuery struct {
+	Benchmark string // the workspace path of the runs' benchmark
+	IRHash    string // the IR hash of the runs
+	Limit     int    // at most this many, the newest first
+}
+
+func (q RunsQuery) values() url.Values {
+	v := url.Values{}
+	if q.Benchmark != "" {
+		v.Set("benchmark", q.Benchmark)
+	}
+	if q.IRHash != "" {
+		v.Set("ir_hash", q.IRHash)
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	return v
+}
+
+// Runs lists the runs q selects, newest first.
+func (c *Client) Runs(ctx context.Context, q RunsQuery) (api.Runs, error) {
+	return get[api.Runs](ctx, api.RunsQueryPath(q.values()))
+}
+
+// Run reads run id.
+func (c *Client) Run(ctx context.Context, id string) (api.Run, error) {
+	return get[api.Run](ctx, api.RunPath(id))
+}
+
+// StartRun queues a run.
+func (c *Client) StartRun(ctx context.Context, req api.StartRun) (api.Started, error) {
+	var out api.Started
+	err := call(ctx, "POST", api.RunsPath, req, &out)
+	return out, err
+}
+
+// Cancel cancels run id.
+func (c *Client) Cancel(ctx context.Context, id string) error {
+	return call(ctx, "POST", api.CancelPath(id), struct{}{}, nil)
+}
+
+// Resume queues run id again, for the examples it has no result for.
+func (c *Client) Resume(ctx context.Context, id string) (api.Started, error) {
+	var out api.Started
+	err := call(ctx, "POST", api.ResumePath(id), struct{}{}, &out)
+	return out, err
+}
+
+// ResultsQuery selects a page of a run's results.
+type ResultsQuery struct {
+	Status string // only examples of this status (api.Valid, ...); "" for all
+	After  int    // the page after this index: a page's Next; FirstPage for the first
+	Limit  int    // at most this many results; 0 for the server's default
+}
+
+// FirstPage is the After of the first page of results.
+const FirstPage = -1
+
+// Results reads a page of run id's results.
+func (c *Client) Results(ctx context.Context, id string, q ResultsQuery) (api.ResultPage, error) {
+	v := url.Values{}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.After != FirstPage {
+		v.Set("after", strconv.Itoa(q.After))
+	}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	return get[api.ResultPage](ctx, api.ResultsPath(id, v))
+}
+
+// ExportPath is the server's export of run id in format (json, jsonl or csv), for a link.
+func ExportPath(id, format string) string {
+	return api.ResultsPath(id, url.Values{"format": {format}})
+}
+
+// Export reads the export of run id in format, with the tab's token, and its media type.
+func (c *Client) Export(ctx context.Context, id, format string) ([]byte, string, error) {
+	res, err := fetch(ctx, "GET", ExportPath(id, format), nil, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := res.body(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, res.value.Get("headers").Call("get", "Content-Type").String(), nil
+}
+
+// Compare compares run b with run a.
+func (c *Client) Compare(ctx context.Context, a, b string) (api.Comparison, error) {
+	return get[api.Comparison](ctx, api.ComparePath(a, b))
+}

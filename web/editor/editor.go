@@ -1,0 +1,182 @@
+package editor
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/web/form"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// draftKey is where the editor keeps the text being edited, so that a reload, a crash or
+// a lost connection loses nothing.
+const draftKey = "benchy-draft"
+
+// Page is the editor, the main page: the form, the YAML, live diagnostics and the IR
+// preview. It compiles in the browser, so everything but open, save and run works without
+// the server.
+type Page struct {
+	app.Compo
+
+	yaml   string
+	doc    *form.Doc // what the form shows: the last YAML that parsed, or the form's own edits
+	valid  bool
+	parses bool // the YAML parses: the form can write it back without losing anything
+
+	diags     diag.List
+	ir        string // pretty canonical IR of the last valid compile
+	hash      string
+	compileMS float64
+
+	path       string                   // the workspace benchmark being edited, "" for a draft
+	saved      string                   // its text as last opened or saved
+	benchmarks ui.Load[[]api.Benchmark] // the workspace's, for "open"
+	template   string
+	note       string // the outcome of the last open or save
+	noteBad    bool
+
+	rev   int  // counts changes of the form's document: the form re-renders only then
+	edits int  // counts YAML edits, so that only the last one of a burst compiles
+	ready bool // the page has been marked ready (data-benchy-ready, for tests and tools)
+}
+
+// draft is what the browser keeps of the editor between visits.
+type draft struct {
+	Path  string `json:"path"`  // the workspace file it belongs to, if any
+	YAML  string `json:"yaml"`  // the text as last edited
+	Saved string `json:"saved"` // the file's text as last opened or saved
+}
+
+func (e *Page) OnMount(ctx app.Context) {
+	e.template = "extract"
+	var d draft
+	ctx.LocalStorage().Get(draftKey, &d)
+	p := app.Window().URL().Query().Get("path")
+	switch {
+	case p != "" && d.Path == p && d.YAML != d.Saved:
+		// Unsaved edits of this very file: keep them rather than the server's copy.
+		e.path, e.saved = p, d.Saved
+		e.setYAML(ctx, d.YAML, false)
+		e.note = "your unsaved changes to " + p + " are back; open it again to discard them"
+	case p != "":
+		e.path = p
+		e.open(ctx, p, d)
+	case d.YAML != "":
+		e.path, e.saved = d.Path, d.Saved
+		e.setYAML(ctx, d.YAML, false)
+	default:
+		e.setYAML(ctx, paperExample, false)
+	}
+	e.loadList(ctx)
+}
+
+// unsaved reports whether the text differs from the workspace file it was opened from.
+func (e *Page) unsaved() bool { return e.path != "" && e.yaml != e.saved }
+
+// setYAML replaces the text, compiles it and fills the form from it when it parses.
+func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
+	e.yaml = src
+	e.compile()
+	d, parses := form.FromYAML(src)
+	e.parses = parses
+	switch {
+	case fromForm:
+		e.rev++
+	case parses && !reflect.DeepEqual(d, e.doc):
+		e.doc, e.rev = d, e.rev+1
+		ctx.Defer(clearEmptiedInputs)
+	case e.doc == nil:
+		e.doc, e.rev = form.New("extract"), e.rev+1
+	}
+	ctx.LocalStorage().Set(draftKey, draft{Path: e.path, YAML: src, Saved: e.saved})
+	if !e.ready {
+		e.ready = true
+		ctx.Defer(func(app.Context) { // after this state is on the page: then it is usable
+			app.Window().Get("document").Get("body").Call("setAttribute", "data-benchy-ready", "1")
+			app.Window().Get("performance").Call("mark", "benchy-ready")
+		})
+	}
+}
+
+// compile runs the compiler on the current text, as `benchy compile` does.
+func (e *Page) compile() {
+	start := time.Now()
+	canonical, hash, ds := compiler.CompileCanonical([]byte(e.yaml))
+	e.compileMS = float64(time.Since(start).Microseconds()) / 1000
+	e.diags, e.hash, e.valid = ds, hash, len(ds) == 0
+	e.ir = ""
+	if e.valid {
+		var pretty bytes.Buffer
+		json.Indent(&pretty, canonical, "", "  ")
+		e.ir = pretty.String()
+	}
+}
+
+// onYAML handles typing in the YAML: compiled after a short pause, longer for long texts.
+func (e *Page) onYAML(ctx app.Context, ev app.Event) {
+	e.yaml = ctx.JSSrc().Get("value").String()
+	ctx.PreventUpdate() // the textarea already shows it; the page updates once compiled
+	e.edits++
+	n := e.edits
+	wait := 10 * time.Millisecond // a paper-sized benchmark compiles in about a millisecond
+	switch {
+	case len(e.yaml) > 50_000:
+		wait = 200 * time.Millisecond
+	case len(e.yaml) > 5_000:
+		wait = 40 * time.Millisecond
+	}
+	ctx.After(wait, func(ctx app.Context) {
+		if n == e.edits {
+			e.setYAML(ctx, e.yaml, false)
+		}
+	})
+}
+
+// current is the document the form shows and edits.
+func (e *Page) current() *form.Doc { return e.doc }
+
+// formChanged writes the form back as canonical YAML, keeping the comment lines that head
+// the file (the form has no place for comments inside it).
+func (e *Page) formChanged(ctx app.Context) {
+	e.doc.SyncWeights()
+	e.setYAML(ctx, form.WithHeader(e.doc.Canonical(), form.Header(e.yaml)), true)
+}
+
+// clearEmptiedInputs empties the form's text inputs whose value the YAML has just removed.
+// go-app drops an empty value instead of setting it, which leaves the old text showing; each
+// input says data-empty="true" when it should be empty. Called only after the YAML (not the
+// form) changed the document, so no one is typing in the form.
+func clearEmptiedInputs(app.Context) {
+	inputs := app.Window().Get("document").Call("querySelectorAll", `#form input[data-empty="true"]`)
+	for i := 0; i < inputs.Get("length").Int(); i++ {
+		if in := inputs.Call("item", i); in.Get("value").String() != "" {
+			in.Set("value", "")
+		}
+	}
+}
+
+func (e *Page) Render() app.UI {
+	return ui.Shell("/",
+		e.renderToolbar(),
+		app.If(e.note != "", func() app.UI {
+			cls := "notice"
+			if e.noteBad {
+				cls += " error"
+			}
+			return app.Div().ID("editor-note").Class(cls).Text(e.note)
+		}),
+		app.Div().Class("grid-editor").Body(
+			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses},
+			e.renderSource(),
+			&irPanel{Valid: e.valid, Hash: e.hash, IR: e.ir},
+		),
+		&ontologyLists{},
+	)
+}

@@ -1,0 +1,158 @@
+package editor
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// go-app keeps an element's first event handler for as long as the handler's code and
+// scope stay the same, whatever its closure captured. So the form's handlers capture only
+// where a field is (its side and index path, also given as the scope) and look it up in the
+// current document when the event fires.
+
+// fieldList is the list of fields at side and path (nil: the top level), or nil.
+func (p *formPanel) fieldList(side string, at []int) *[]form.Field {
+	d := p.Owner.current()
+	if d == nil {
+		return nil
+	}
+	list := &d.Input
+	if side == "output" {
+		list = &d.Output
+	}
+	for _, i := range at {
+		if i >= len(*list) {
+			return nil
+		}
+		list = &(*list)[i].Children
+	}
+	return list
+}
+
+// onField returns a handler that changes the field at side/at, then rewrites the YAML.
+func (p *formPanel) onField(side string, at []int, f func(list *[]form.Field, i int, v string)) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		list := p.fieldList(side, at[:len(at)-1])
+		i := at[len(at)-1]
+		if list == nil || i >= len(*list) {
+			return
+		}
+		f(list, i, value(ctx))
+		p.Owner.formChanged(ctx)
+	}
+}
+
+// fieldTree renders a list of program fields, each editable, removable and nestable.
+func (p *formPanel) fieldTree(side string, list []form.Field, at []int) app.UI {
+	id := ""
+	if at == nil {
+		id = side + "-fields"
+	}
+	return app.Ul().ID(id).Class("fieldtree").Body(
+		app.Range(list).Slice(func(i int) app.UI {
+			return p.fieldRow(side, list[i], append(slices.Clone(at), i))
+		}),
+	)
+}
+
+func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
+	i := at[len(at)-1]
+	key := side + "." + strings.Join(intStrings(at), ".")
+	scope := app.EventScope(key)
+	return app.Li().Body(
+		app.Div().Class("field").DataSet("field", key).Body(
+			textInput(f.Name).Class("name").Placeholder("name").Title("field name").
+				OnInput(p.onField(side, at, func(list *[]form.Field, i int, v string) {
+					(*list)[i].Name = v // an output field's weights are on its leaves: they follow it
+				}), scope),
+			app.Select().Class("type").Title("type").
+				OnChange(p.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).
+				Body(app.Range(form.Types).Slice(func(k int) app.UI {
+					t := form.Types[k]
+					return app.Option().Value(t).Text(t).Selected(t == f.Type)
+				}), app.If(!slices.Contains(form.Types, f.Type), func() app.UI {
+					return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
+				})),
+			app.If(f.Type == "enum", func() app.UI {
+				return textInput(strings.Join(f.Members, ", ")).Class("members").
+					Placeholder("a, b, c").Title("enum members, separated by commas").
+					OnChange(p.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Members = splitMembers(v) }), scope)
+			}),
+			app.If(f.Type == "object", func() app.UI {
+				return app.Button().Class("small add-child").Text("+ nested").Title("add a field inside").
+					OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
+						c := &(*list)[i].Children
+						*c = append(*c, form.Field{Name: freeName(*c, "field"), Type: "string"})
+					}), scope)
+			}),
+			app.Button().Class("small up").Text("↑").Title("move up").Disabled(i == 0).
+				OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
+					if i > 0 {
+						(*list)[i-1], (*list)[i] = (*list)[i], (*list)[i-1]
+					}
+				}), scope),
+			app.Button().Class("small danger remove").Text("×").Title("remove this field").
+				OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
+					*list = slices.Delete(*list, i, i+1)
+				}), scope),
+		),
+		app.If(f.Type == "object" && len(f.Children) > 0, func() app.UI {
+			return p.fieldTree(side, f.Children, at)
+		}),
+	)
+}
+
+// setType changes a field's type, giving an enum or object what it needs to be valid.
+func setType(f *form.Field, t string) {
+	f.Type = t
+	if t == "enum" && len(f.Members) == 0 {
+		f.Members = []string{"a", "b"}
+	}
+	if t != "enum" {
+		f.Members = nil
+	}
+	if t == "object" && len(f.Children) == 0 {
+		f.Children = []form.Field{{Name: "field", Type: "string"}}
+	}
+	if t != "object" {
+		f.Children = nil
+	}
+}
+
+func splitMembers(s string) []string {
+	var out []string
+	for _, m := range strings.Split(s, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// freeName is base, or base_2, base_3…: a name no field of the list has.
+func freeName(list []form.Field, base string) string {
+	taken := func(n string) bool {
+		return slices.ContainsFunc(list, func(f form.Field) bool { return f.Name == n })
+	}
+	if !taken(base) {
+		return base
+	}
+	for i := 2; ; i++ {
+		if n := base + "_" + strconv.Itoa(i); !taken(n) {
+			return n
+		}
+	}
+}
+
+func intStrings(xs []int) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Itoa(x)
+	}
+	return out
+}

@@ -1,0 +1,300 @@
+package editor
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/ontology"
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// formPanel is the form: a component of its own, so that a keystroke in the YAML renders
+// only what it changed (go-app renders a child component again only when its exported
+// fields change: Rev changes whenever the document does). It edits the document its Owner
+// holds and tells the Owner when it did; everything else about the form is its own.
+type formPanel struct {
+	app.Compo
+	Owner  document
+	Rev    int
+	Parses bool
+
+	wholeForm bool // show every field of a very large program
+}
+
+// document is what the form panel edits: the editor's document, read when the form is
+// rendered and when an event fires (the editor may have replaced it since), and what to do
+// once the form changed it. An interface holding the editor, because go-app compares a
+// child's fields to decide whether it changed: the same pointer is equal, a func never is.
+type document interface {
+	current() *form.Doc
+	formChanged(ctx app.Context)
+}
+
+// Render shows the form; while the YAML does not parse, the form is shown as it was but
+// cannot be used, so that it cannot write over the text being typed.
+func (p *formPanel) Render() app.UI {
+	if p.Parses {
+		return p.renderForm()
+	}
+	return app.Div().Body(
+		app.P().ID("form-paused").Class("notice").Text("The YAML does not parse, so the form is paused: fix the problem under the YAML, or undo."),
+		app.FieldSet().Disabled(true).Class("paused").Body(p.renderForm()),
+	)
+}
+
+// registry is the embedded ontology: the form's choices work offline.
+var registry, _ = ontology.Lookup(ontology.Version)
+
+func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
+
+// edit returns an event handler that applies f to the current form, then rewrites the
+// YAML. f must not capture anything that changes between renders (see editor_fields.go),
+// or the element must be given a scope that changes with it.
+func (p *formPanel) edit(f func(d *form.Doc, v string)) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		d := p.Owner.current()
+		if d == nil {
+			return
+		}
+		f(d, value(ctx))
+		p.Owner.formChanged(ctx)
+	}
+}
+
+func (p *formPanel) renderForm() app.UI {
+	d := p.Owner.current()
+	if d == nil {
+		return app.Section().Class("panel").Body(app.P().Class("muted").Text("Loading…"))
+	}
+	if n := countFields(d.Input) + countFields(d.Output); n > bigForm && !p.wholeForm {
+		return app.Section().ID("form").Class("panel").Body(
+			app.H2().Text("Benchmark"),
+			p.renderClassification(d),
+			app.P().ID("form-folded").Class("notice").Textf("This program has %d fields: the form is folded so that typing in the YAML stays fast.", n),
+			app.Button().ID("unfold-form").Text("Show every field").OnClick(func(ctx app.Context, ev app.Event) { p.wholeForm = true }),
+			app.H3().Text("Data"),
+			p.dataPath(d),
+			app.H3().Text("AI-system"),
+			p.renderSystem(d),
+		)
+	}
+	return app.Section().ID("form").Class("panel").Body(
+		app.H2().Text("Benchmark"),
+		p.renderClassification(d),
+		app.H3().Text("Program: input"),
+		p.fieldTree("input", d.Input, nil),
+		app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(p.edit(func(d *form.Doc, _ string) {
+			d.Input = append(d.Input, form.Field{Name: freeName(d.Input, "field"), Type: "string"})
+		})),
+		app.H3().Text("Program: output"),
+		p.fieldTree("output", d.Output, nil),
+		app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(p.edit(func(d *form.Doc, _ string) {
+			d.Output = append(d.Output, form.Field{Name: freeName(d.Output, "field"), Type: "string"})
+		})),
+		app.H3().Text("Scoring: weights"),
+		p.renderWeights(d),
+		app.H3().Text("Data"),
+		app.Label().For("data-path").Text("JSONL dataset, relative to the benchmark file"),
+		p.dataPath(d),
+		app.H3().Text("AI-system"),
+		p.renderSystem(d),
+	)
+}
+
+func (p *formPanel) renderClassification(d *form.Doc) app.UI {
+	tasks := registry.Tasks
+	lang := func(id, label, v string, set func(d *form.Doc, v string)) app.UI {
+		return app.Div().Body(
+			app.Label().For(id).Text(label),
+			textInput(v).ID(id).List("languages").Placeholder("es, en, …").
+				Attr("autocomplete", "off").OnInput(p.edit(set)),
+		)
+	}
+	return app.Div().Body(
+		app.Div().Class("row").Body(
+			app.Div().Body(
+				app.Label().For("task").Text("task"),
+				app.Select().ID("task").OnChange(p.edit(func(d *form.Doc, v string) { setTask(d, v) })).Body(
+					app.If(!registry.HasTask(d.Task), func() app.UI { return app.Option().Value(d.Task).Text(d.Task + " (unknown)").Selected(true) }),
+					app.Range(tasks).Slice(func(i int) app.UI {
+						t := tasks[i]
+						return app.Option().Value(t.ID).Text(t.ID).Title(t.Description).Selected(t.ID == d.Task).Disabled(!t.Supported)
+					}),
+				),
+			),
+			app.Div().Body(
+				app.Label().For("domain").Text("domain"),
+				textInput(d.Domain).ID("domain").List("domains").Placeholder("search domains").
+					Attr("autocomplete", "off").OnInput(p.edit(func(d *form.Doc, v string) { d.Domain = v })),
+			),
+			app.If(d.Task == "translate", func() app.UI {
+				return app.Div().Class("row").Body(
+					lang("source", "source language", d.Source, func(d *form.Doc, v string) { d.Source = v }),
+					lang("target", "target language", d.Target, func(d *form.Doc, v string) { d.Target = v }),
+				)
+			}).Else(func() app.UI {
+				return lang("language", "language", d.Language, func(d *form.Doc, v string) { d.Language = v })
+			}),
+		),
+		app.If(ruleText(d.Task) != "", func() app.UI { return app.P().Class("muted").Text(ruleText(d.Task)) }),
+	)
+}
+
+// ontologyLists are the choices the domain and language inputs offer as you type. They never
+// change, so they are rendered once.
+type ontologyLists struct{ app.Compo }
+
+func (o *ontologyLists) Render() app.UI {
+	return app.Div().Body(
+		app.DataList().ID("domains").Body(app.Range(registry.Domains).Slice(func(i int) app.UI {
+			return app.Option().Value(registry.Domains[i].ID).Label(registry.Domains[i].Description)
+		})),
+		app.DataList().ID("languages").Body(app.Range(registry.Languages).Slice(func(i int) app.UI {
+			l := registry.Languages[i]
+			return app.Option().Value(l.Code).Label(l.Name + " — " + l.Native)
+		})),
+	)
+}
+
+// setTask changes the task, switching between one language and a source/target pair.
+func setTask(d *form.Doc, task string) {
+	switch {
+	case task == "translate" && d.Task != "translate":
+		d.Source, d.Target, d.Language = orDefault(d.Language, "es"), "en", ""
+		if d.Source == "en" {
+			d.Target = "es"
+		}
+	case task != "translate" && d.Task == "translate":
+		d.Language, d.Source, d.Target = orDefault(d.Source, "en"), "", ""
+	}
+	d.Task = task
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func ruleText(task string) string {
+	for _, t := range registry.Tasks {
+		if t.ID == task && len(t.Rules) > 0 {
+			return "Rules for " + task + ": " + strings.Join(t.Rules, "; ") + "."
+		}
+	}
+	return ""
+}
+
+func (p *formPanel) renderWeights(d *form.Doc) app.UI {
+	leaves := d.Leaves()
+	if len(leaves) == 0 {
+		return app.P().ID("weights").Class("muted").Text("Add output fields: each leaf gets a weight.")
+	}
+	return app.Table().ID("weights").Class("weights").Body(app.TBody().Body(
+		app.Range(leaves).Slice(func(i int) app.UI {
+			l := leaves[i]
+			return app.Tr().Body(
+				app.Td().Class("mono").Text(l.String()),
+				app.Td().Body(textInput(l.Weight).Attr("inputmode", "decimal").DataSet("path", l.String()).
+					OnInput(p.edit(func(d *form.Doc, v string) { d.SetWeight(l.At, v) }), app.EventScope(strings.Join(intStrings(l.At), ".")))),
+			)
+		}),
+	))
+}
+
+func (p *formPanel) renderSystem(d *form.Doc) app.UI {
+	text := func(id, label, v, hint string, set func(d *form.Doc, v string)) app.UI {
+		return app.Div().Body(
+			app.Label().For(id).Text(label),
+			textInput(v).ID(id).Placeholder(hint).OnInput(p.edit(set)),
+		)
+	}
+	return app.Div().Body(
+		app.Select().ID("system-type").OnChange(p.edit(func(d *form.Doc, v string) { d.SystemType = v })).Body(
+			app.Option().Value("external").Text("external: bound to an adapter at run time").Selected(d.SystemType != "model"),
+			app.Option().Value("model").Text("model: a provider's model").Selected(d.SystemType == "model"),
+		),
+		app.If(d.SystemType == "model", func() app.UI {
+			return app.Div().Body(
+				text("provider", "provider (named in the workspace's runtime file)", d.Provider, "openai", func(d *form.Doc, v string) { d.Provider = v }),
+				text("model", "model", d.Model, "gpt-4o-mini", func(d *form.Doc, v string) { d.Model = v }),
+				text("prompt", "prompt file (optional, relative)", d.Prompt, "./prompt.md", func(d *form.Doc, v string) { d.Prompt = v }),
+				p.renderParams(d),
+			)
+		}).Else(func() app.UI {
+			return text("system-id", "id (bound in the workspace's runtime file)", d.SystemID, "my-system-v1", func(d *form.Doc, v string) { d.SystemID = v })
+		}),
+	)
+}
+
+func (p *formPanel) renderParams(d *form.Doc) app.UI {
+	return app.Div().ID("params").Body(
+		app.Label().Text("parameters"),
+		app.Range(d.Params).Slice(func(i int) app.UI {
+			return app.Div().Class("field").Body(
+				textInput(d.Params[i].Key).Class("name").Placeholder("temperature").
+					OnInput(p.edit(func(d *form.Doc, v string) {
+						if i < len(d.Params) {
+							d.Params[i].Key = v
+						}
+					}), app.EventScope(i)),
+				textInput(d.Params[i].Value).Placeholder("0").
+					OnInput(p.edit(func(d *form.Doc, v string) {
+						if i < len(d.Params) {
+							d.Params[i].Value = v
+						}
+					}), app.EventScope(i)),
+				app.Button().Class("small danger").Text("×").Title("remove").OnClick(p.edit(func(d *form.Doc, _ string) {
+					if i < len(d.Params) {
+						d.Params = slices.Delete(d.Params, i, i+1)
+					}
+				}), app.EventScope(i)),
+			)
+		}),
+		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(p.edit(func(d *form.Doc, _ string) {
+			d.Params = append(d.Params, newParam(d.Params))
+		})),
+	)
+}
+
+// bigForm is the number of fields beyond which the form is folded until asked for.
+const bigForm = 200
+
+func countFields(fs []form.Field) int {
+	n := len(fs)
+	for _, f := range fs {
+		n += countFields(f.Children)
+	}
+	return n
+}
+
+// newParam is a parameter the list does not have yet: a common one first.
+func newParam(have []form.Param) form.Param {
+	taken := func(k string) bool { return slices.ContainsFunc(have, func(p form.Param) bool { return p.Key == k }) }
+	for _, p := range []form.Param{{Key: "temperature", Value: "0"}, {Key: "max_tokens", Value: "1024"}, {Key: "seed", Value: "1"}, {Key: "top_p", Value: "1"}} {
+		if !taken(p.Key) {
+			return p
+		}
+	}
+	for i := 2; ; i++ {
+		if k := "param_" + strconv.Itoa(i); !taken(k) {
+			return form.Param{Key: k, Value: "0"}
+		}
+	}
+}
+
+// dataPath is the input of the dataset's path.
+func (p *formPanel) dataPath(d *form.Doc) app.UI {
+	return textInput(d.DataPath).ID("data-path").OnInput(p.edit(func(d *form.Doc, v string) { d.DataPath = v }))
+}
+
+// textInput is a text input showing v. go-app drops an empty value instead of setting it,
+// which leaves the old text showing; data-empty says the input should be empty, and
+// clearEmptiedInputs empties it after the YAML changed the form.
+func textInput(v string) app.HTMLInput {
+	return app.Input().Type("text").Value(v).DataSet("empty", v == "")
+}

@@ -1,0 +1,179 @@
+package editor
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/form"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// templates are the tasks a new benchmark can start from.
+var templates = []string{"extract", "classify", "transcribe", "translate"}
+
+func (e *Page) renderToolbar() app.UI {
+	return app.Div().Class("toolbar").Body(
+		app.Select().ID("template").Title("task of the new benchmark").
+			OnChange(func(ctx app.Context, ev app.Event) { e.template = ctx.JSSrc().Get("value").String() }).
+			Body(app.Range(templates).Slice(func(i int) app.UI {
+				return app.Option().Value(templates[i]).Text("new " + templates[i]).Selected(templates[i] == e.template)
+			})),
+		app.Button().ID("new").Text("New").OnClick(e.onNew),
+		app.Select().ID("open").Title("open a benchmark of the workspace").OnChange(e.onOpen).Body(
+			app.Option().Value("").Text("Open…"),
+			app.Range(e.benchmarks.Value).Slice(func(i int) app.UI {
+				b := e.benchmarks.Value[i]
+				label := b.Path
+				if !b.Valid {
+					label += " (invalid)"
+				}
+				return app.Option().Value(b.Path).Text(label).Selected(b.Path == e.path)
+			}),
+		),
+		textInput(e.path).ID("save-path").Placeholder("folder/benchmark.yaml").
+			Title("where to save it in the workspace").
+			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
+		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
+		app.If(e.unsaved(), func() app.UI {
+			return app.Span().ID("unsaved").Class("badge").Title("the text differs from the saved file").Text("unsaved")
+		}),
+		app.Span().Class("sep"),
+		app.Button().ID("download-yaml").Text("Download YAML").OnClick(func(ctx app.Context, ev app.Event) {
+			download(baseName(e.path, "benchmark.yaml"), "application/yaml", e.yaml)
+		}),
+		app.Button().ID("download-ir").Text("Download IR").Disabled(!e.valid).OnClick(func(ctx app.Context, ev app.Event) {
+			download(strings.TrimSuffix(strings.TrimSuffix(baseName(e.path, "benchmark.yaml"), ".yaml"), ".yml")+".ir.json", "application/json", e.ir+"\n")
+		}),
+		app.If(e.path != "", func() app.UI {
+			return app.A().ID("run-link").Class("button").Href(ui.RunsURL(e.path, "")).Text("Run…")
+		}),
+	)
+}
+
+func baseName(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return path.Base(p)
+}
+
+// download hands text to the browser as a file.
+func download(name, mime, text string) { ui.SaveBytes(name, mime, []byte(text)) }
+
+func (e *Page) onNew(ctx app.Context, ev app.Event) {
+	e.doc = form.New(e.template)
+	e.path, e.saved, e.note = "", "", ""
+	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
+		el.Set("value", "") // go-app leaves an emptied value showing
+	}
+	e.setYAML(ctx, e.doc.Canonical(), true)
+}
+
+// loadList reads the workspace's benchmarks for "open"; without the server the list stays
+// as it was (empty, offline).
+func (e *Page) loadList(ctx app.Context) {
+	ui.Fetch(ctx, &e.benchmarks, "", client.Default.Benchmarks, nil)
+}
+
+func (e *Page) onOpen(ctx app.Context, ev app.Event) {
+	if p := ctx.JSSrc().Get("value").String(); p != "" {
+		e.open(ctx, p, draft{})
+	}
+}
+
+// open loads a workspace benchmark into the editor. When the server cannot be reached, the
+// editor keeps (or shows) fallback, the text the browser kept.
+func (e *Page) open(ctx app.Context, p string, fallback draft) {
+	ctx.Async(func() {
+		file, err := client.Default.Benchmark(ctx, p)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
+				if e.doc == nil { // nothing shown yet: the kept text, or the paper's example
+					e.path, e.saved = fallback.Path, fallback.Saved
+					e.setYAML(ctx, orDefault(fallback.YAML, paperExample), false)
+				}
+				return
+			}
+			e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
+			e.setYAML(ctx, file.YAML, false)
+			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
+		})
+	})
+}
+
+func (e *Page) onSave(ctx app.Context, ev app.Event) {
+	typed := e.path
+	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
+		typed = el.Get("value").String()
+	}
+	p, err := savePath(typed)
+	if err != nil {
+		e.note, e.noteBad = "not saved: "+err.Error(), true
+		return
+	}
+	src := e.yaml
+	ctx.Async(func() {
+		_, err := client.Default.SaveBenchmark(ctx, p, src)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				e.note, e.noteBad = "not saved: "+errorText(err), true
+				return
+			}
+			e.path, e.saved, e.note, e.noteBad = p, src, "saved "+p, false
+			if !e.valid {
+				e.note += " (it still has problems: runs need a valid benchmark)"
+			}
+			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
+			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
+			e.loadList(ctx)
+		})
+	})
+}
+
+// savePath checks a workspace path typed by the user and completes it: relative, inside the
+// workspace, no hidden folders, ending in .yaml (added when missing).
+func savePath(typed string) (string, error) {
+	p := strings.TrimPrefix(strings.TrimSpace(typed), "./")
+	switch {
+	case p == "":
+		return "", errors.New("name the file first, e.g. my-benchmark/benchmark.yaml")
+	case strings.HasPrefix(p, "/") || strings.Contains(p, "\\"):
+		return "", errors.New("the path is relative to the workspace, with / between folders, e.g. my-benchmark/benchmark.yaml")
+	case strings.ContainsAny(p, "?#%"):
+		return "", errors.New("a file name cannot contain ?, # or %")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch {
+		case seg == "" || seg == ".":
+			return "", errors.New("the path has an empty folder name")
+		case seg == "..":
+			return "", errors.New("the file must be inside the workspace: no ..")
+		case strings.HasPrefix(seg, "."):
+			return "", errors.New("hidden files and folders (starting with .) are not benchmarks")
+		}
+	}
+	lower := strings.ToLower(p)
+	switch {
+	case strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml"):
+		p = p[:strings.LastIndex(p, ".")] + lower[strings.LastIndex(lower, "."):]
+	default:
+		p += ".yaml"
+	}
+	if path.Base(p) == "benchy.runtime.yaml" {
+		return "", errors.New("benchy.runtime.yaml is the workspace's runtime file, not a benchmark")
+	}
+	return p, nil
+}
+
+// errorText explains an API error; a network error means the server is not reachable.
+func errorText(err error) string {
+	if client.Offline(err) {
+		return "the server is not reachable (editing and the IR preview still work offline)"
+	}
+	return err.Error()
+}

@@ -1,0 +1,168 @@
+package results
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+func (p *Page) Render() app.UI {
+	if p.id == "" {
+		return ui.Shell("/results", app.H1().Text("Results"), app.Div().ID("no-run").Class("notice").Body(
+			app.Text("No run chosen. Open a run's results from the "), app.A().Href("/runs").Text("Runs page"), app.Text("."),
+		))
+	}
+	return ui.Shell("/results",
+		app.Div().ID("results-page").DataSet("run", p.id).DataSet("ready", ui.ReadyFlag(p.ready())).Body(
+			app.H1().Body(app.Text("Results of run "), app.Span().Class("mono").Text(p.id)),
+			p.renderHead(),
+			app.If(p.run.Err == nil, func() app.UI {
+				return app.Div().Body(p.renderDimensions(), p.renderExamples())
+			}),
+		),
+	)
+}
+
+// ready reports whether the page shows the run and a page of its results (or why not).
+func (p *Page) ready() bool {
+	return p.run.Err != nil || p.run.OK && !p.page.Busy && p.page.Answered()
+}
+
+// renderHead shows the run: where it comes from, its score and its counts.
+func (p *Page) renderHead() app.UI {
+	if p.run.Err != nil {
+		return app.Div().ID("results-error").Class("notice error").Text(ui.ErrText(p.run.Err))
+	}
+	if !p.run.OK {
+		return app.P().Class("muted").Text("Loading the run…")
+	}
+	r := &p.run.Value
+	rep := r.DecodeReport()
+	meta := app.P().ID("run-meta").Class("row").Body(
+		app.Span().ID("run-status").Class("badge "+r.Status).Text(r.Status),
+		app.Span().Body(app.Text("benchmark "), app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text(r.Benchmark)),
+		app.Span().Body(app.Text("binding "), app.Code().Text(r.Binding)),
+		app.Span().Class("muted").Text("created "+ui.Time(r.CreatedAt)),
+		app.If(r.StartedAt != nil && r.FinishedAt != nil, func() app.UI {
+			return app.Span().Class("muted").Text("took " + ui.Duration(r.FinishedAt.Sub(*r.StartedAt)))
+		}),
+		app.If(r.Options.Limit > 0, func() app.UI {
+			return app.Span().Class("muted").Text("first " + ui.Int(r.Options.Limit) + " examples")
+		}),
+		app.Span().Class("hash").Title("IR hash").Text(r.IRHash),
+	)
+	score := app.Div().Class("card score-card").Body(
+		app.Div().Class("muted").Text("Benchmark score"),
+		app.Div().ID("score").Class("score").Text(ui.NoValue),
+		app.Div().ID("ci").Class("muted").Text("no score: the run is "+ui.StatusText(r.Status)),
+	)
+	if rep != nil {
+		ci := "no interval"
+		if iv := rep.Confidence; iv != nil {
+			ci = ui.Level(*iv) + " " + ui.Interval(*iv) + " · " + iv.Method
+		}
+		score = app.Div().Class("card score-card").Body(
+			app.Div().Class("muted").Text("Benchmark score"),
+			app.Div().ID("score").Class("score").DataSet("value", ui.RawScore(rep.BenchmarkScore)).Text(ui.ScorePtr(rep.BenchmarkScore)),
+			app.Div().ID("ci").Class("muted").Text(ci),
+		)
+	}
+	var notes []app.UI
+	if api.Active(r.Status) {
+		notes = append(notes, app.Div().Class("notice").Body(
+			app.Text("This run is "+r.Status+": the results stored so far are shown. "),
+			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Follow it live"),
+		))
+	}
+	if api.Resumable(r.Status) {
+		notes = append(notes, app.Div().Class("notice").Body(
+			app.Text("This run was "+r.Status+": the "+ui.Plural(r.Done, "result")+" stored so far are shown. "),
+			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Resume it"),
+			app.Text(" to evaluate only the missing examples."),
+		))
+	}
+	if r.Error != nil {
+		notes = append(notes, app.Div().ID("run-failure").Class("notice error").Text(r.Error.Code+": "+r.Error.Message))
+	}
+	return app.Section().Body(
+		meta,
+		app.Div().Class("results-head").Body(score, p.renderCounts(rep)),
+		app.Div().Body(notes...),
+	)
+}
+
+// renderCounts shows the examples by status; each count statusFilters the table.
+func (p *Page) renderCounts(rep *api.Report) app.UI {
+	s := p.summary()
+	known := s != nil
+	if s == nil { // a run stopped before it reported: only what the store holds is known
+		s = &api.Summary{Examples: p.run.Value.Done}
+	}
+	card := func(status, label string, n int, class string) app.UI {
+		value := ui.Int(n)
+		if !known && status != "" {
+			value = ui.NoValue
+		}
+		c := app.A().Class("card count "+class).DataSet("status", status).Href(ui.ResultsURL(p.id, status)).Body(
+			app.Div().Class("muted").Text(label),
+			app.Div().Class("big").Text(value),
+		)
+		if status == p.status {
+			c = c.Class("selected")
+		}
+		return c
+	}
+	cards := []app.UI{
+		card(api.Valid, "valid", s.Valid, "ok"),
+		card(api.InvalidOutput, "invalid_output", s.InvalidOutputs, "bad"),
+		card(api.ExecutionError, "execution_error", s.ExecutionErrors, "warn"),
+		card("", map[bool]string{true: "total", false: "stored results"}[known], s.Examples, ""),
+	}
+	if rep != nil && rep.Usage != nil && rep.Usage.Examples > 0 {
+		u := rep.Usage
+		cards = append(cards, app.Div().ID("usage").Class("card").Body(
+			app.Div().Class("muted").Text("tokens in / out"),
+			app.Div().Class("big").Text(ui.Int(u.InputTokens)+" / "+ui.Int(u.OutputTokens)),
+			app.Div().Class("muted").Text("mean latency "+strconv.FormatFloat(u.LatencyMS/float64(u.Examples), 'f', 0, 64)+" ms"),
+		))
+	}
+	return app.Div().ID("counts").Class("cards").Body(cards...)
+}
+
+// renderDimensions charts each scoring dimension's accuracy among valid examples.
+func (p *Page) renderDimensions() app.UI {
+	if !p.run.OK {
+		return app.Div()
+	}
+	rep := p.run.Value.DecodeReport()
+	var bars []app.UI
+	switch {
+	case rep == nil:
+		bars = []app.UI{app.P().Class("muted").Text("Accuracy per dimension appears when the run completes.")}
+	case len(rep.Dimensions) == 0:
+		bars = []app.UI{app.P().Class("muted").Text("No dimensions.")}
+	}
+	if rep != nil {
+		for _, d := range rep.Dimensions {
+			value, w, title := ui.NoValue, "0%", "no valid example"
+			if d.Accuracy != nil {
+				value, w = ui.Pct(*d.Accuracy), ui.BarWidth(*d.Accuracy)
+				title = ui.Int(d.Correct) + " of " + ui.Int(d.Valid) + " valid examples right"
+			}
+			bars = append(bars, app.Div().Class("bar").DataSet("path", ui.Dotted(d.Path)).Title(title).Body(
+				app.Span().Class("label").Body(
+					app.Span().Class("mono").Text(ui.Dotted(d.Path)),
+					app.Span().Class("muted").Text(" ×"+strconv.FormatFloat(d.Weight, 'f', -1, 64)),
+				),
+				app.Div().Class("track").Body(app.Div().Class("fill").Style("width", w)),
+				app.Span().Class("value").Text(value),
+			))
+		}
+	}
+	body := app.Div().ID("dimensions").Class("bars").Body(bars...)
+	return app.Section().Class("panel").Style("margin-bottom", "12px").Body(
+		app.H2().Text("Accuracy per dimension"), app.P().Class("muted").Text("Among valid examples: invalid outputs and execution errors are counted in the score, not here."), body)
+}

@@ -1,0 +1,163 @@
+package runs
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// What the user does on the runs page: start, cancel and resume runs, follow one, and
+// pick two to compare.
+
+// onRetry loads the page again after the server could not be reached.
+func (p *Page) onRetry(ctx app.Context, e app.Event) {
+	p.benches.Reset()
+	p.bindings.Reset()
+	p.loadBenches(ctx)
+	p.loadBindings(ctx)
+	if p.path != "" {
+		p.file.Reset()
+		path := p.path
+		p.path = ""
+		p.choose(ctx, path)
+	}
+}
+
+// onStart asks the server to run the shown benchmark, then follows the new run.
+func (p *Page) onStart(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if p.starting || p.path == "" {
+		return
+	}
+	req := api.StartRun{Benchmark: p.path} // a zero limit or concurrency is the server's default
+	var err error
+	if req.Limit, err = positive(p.limit, "the limit"); err != nil {
+		p.runErr = err
+		return
+	}
+	if req.Concurrency, err = positive(p.concurrency, "the concurrency"); err != nil {
+		p.runErr = err
+		return
+	}
+	p.starting, p.runErr = true, nil
+	path := p.path
+	ctx.Async(func() {
+		out, err := client.Default.StartRun(ctx, req)
+		ctx.Dispatch(func(ctx app.Context) {
+			p.starting = false
+			if err != nil {
+				p.runErr = err
+				return
+			}
+			p.loadRuns(ctx)
+			ctx.Navigate(ui.RunsURL(path, out.ID))
+		})
+	})
+}
+
+// positive reads an optional whole number of at least 1 from an input; empty is 0. What
+// it refuses is shown as the server's refusals are, with a code (the app's own, bad_input).
+func positive(s, what string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, &client.Error{Code: "bad_input", Message: what + " must be a whole number of at least 1 (or empty)"}
+	}
+	return n, nil
+}
+
+// onAction cancels or resumes the followed run.
+func (p *Page) onAction(action string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		id := p.live.id
+		if id == "" {
+			return
+		}
+		p.runErr = nil
+		ctx.Async(func() {
+			var err error
+			if action == "cancel" {
+				err = client.Default.Cancel(ctx, id)
+			} else {
+				_, err = client.Default.Resume(ctx, id)
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if err != nil {
+					p.runErr = err
+					return
+				}
+				if p.live.id == id && action == "resume" {
+					p.attach(ctx, id) // a resumed run streams anew; a cancelled one ends its stream
+					p.live.run.Status = api.Queued
+				}
+				p.loadRuns(ctx)
+			})
+		})
+	}
+}
+
+// onRow follows the clicked run (a click on its link or checkbox does what they do).
+func (p *Page) onRow(ctx app.Context, e app.Event) {
+	switch e.Get("target").Get("tagName").String() {
+	case "A", "INPUT", "LABEL":
+		return
+	}
+	if id := ctx.JSSrc().Get("dataset").Get("id").String(); id != "" && id != p.live.id {
+		ctx.Navigate(ui.RunsURL(p.path, id))
+	}
+}
+
+// onPick adds or removes a run from the two to compare; a third pick replaces the oldest.
+func (p *Page) onPick(ctx app.Context, e app.Event) {
+	id := ctx.JSSrc().Get("dataset").Get("id").String()
+	checked := ctx.JSSrc().Get("checked").Bool()
+	p.picks = pickRun(p.picks, id, checked)
+}
+
+func pickRun(picks []string, id string, on bool) []string {
+	out := make([]string, 0, 2)
+	for _, x := range picks {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	if on {
+		out = append(out, id)
+	}
+	if len(out) > 2 {
+		out = out[len(out)-2:]
+	}
+	return out
+}
+
+// compareHref is the comparison of the two picked runs, the older one as A.
+func (p *Page) compareHref() string {
+	if len(p.picks) != 2 {
+		return ""
+	}
+	a, b := p.picks[0], p.picks[1]
+	if a > b { // ids sort by creation time
+		a, b = b, a
+	}
+	return ui.CompareURL(a, b)
+}
+
+func (p *Page) onCompare(ctx app.Context, e app.Event) {
+	if h := p.compareHref(); h != "" {
+		ctx.Navigate(h)
+	}
+}
+
+// cancelable is a context for work the page stops when it leaves or follows another run.
+func cancelable(ctx app.Context) (context.Context, context.CancelFunc) {
+	return context.WithCancel(ctx)
+}

@@ -1,0 +1,161 @@
+package runs
+
+import (
+	"context"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// Page is /runs?benchmark=PATH[&run=ID]: pick a workspace benchmark, see which
+// AI-system binding it uses, start a run and follow it live, and browse the benchmark's
+// runs. The URL says what is shown, so a reload or a shared link shows the same.
+type Page struct {
+	app.Compo
+
+	benches  ui.Load[[]api.Benchmark]   // the workspace's
+	path     string                     // the benchmark shown
+	file     ui.Load[api.BenchmarkFile] // its compiled form, keyed by its path
+	bindings ui.Load[api.Bindings]
+
+	limit       string
+	concurrency string
+	starting    bool
+	runErr      error // of the last start, cancel or resume
+
+	runs  ui.Load[[]api.Run] // the benchmark's, keyed by its path
+	picks []string
+
+	live liveRun // the run being followed
+}
+
+// defaultConcurrency is the concurrency a new run asks for unless the user says otherwise.
+const defaultConcurrency = "4"
+
+// runsLimit is how many of a benchmark's newest runs the list shows.
+const runsLimit = 100
+
+func (p *Page) OnMount(ctx app.Context) {
+	if p.concurrency == "" {
+		p.concurrency = defaultConcurrency
+	}
+}
+
+func (p *Page) OnDismount() { p.live.stop() }
+
+// OnNav shows what the URL names: on the first visit it loads the benchmark list and the
+// bindings, on every visit the benchmark's runs, and it follows ?run= live.
+func (p *Page) OnNav(ctx app.Context) {
+	if p.concurrency == "" {
+		p.concurrency = defaultConcurrency
+	}
+	q := ctx.Page().URL().Query()
+	want, runID := q.Get("benchmark"), q.Get("run")
+	if app.IsServer {
+		p.path = want // the prerendered page names the benchmark; the rest comes from the browser
+		return
+	}
+	if !p.benches.Answered() && !p.benches.Busy {
+		p.loadBenches(ctx)
+		p.loadBindings(ctx)
+	}
+	if want == "" && runID == "" && p.path == "" && p.benches.OK && len(p.benches.Value) > 0 {
+		want = p.benches.Value[0].Path
+	}
+	if want != "" {
+		p.choose(ctx, want)
+	}
+	if runID != "" && runID != p.live.id {
+		p.runErr = nil
+		p.attach(ctx, runID)
+	} else if runID == "" && p.live.id != "" && p.live.run.Benchmark != p.path {
+		p.live.stop()
+		p.live = liveRun{}
+	}
+}
+
+// choose shows benchmark path: its compiled form and its runs.
+func (p *Page) choose(ctx app.Context, path string) {
+	if path == p.path && p.file.Key == path && p.file.Err == nil {
+		return // shown, or on its way
+	}
+	p.path, p.runErr = path, nil
+	p.file.Reset()
+	if !p.runs.Has(path) {
+		p.runs.Reset()
+		p.picks = nil
+	}
+	ui.Fetch(ctx, &p.file, path, func(c context.Context) (api.BenchmarkFile, error) {
+		return client.Default.Benchmark(c, path)
+	}, nil)
+	p.loadRuns(ctx)
+}
+
+func (p *Page) loadBenches(ctx app.Context) {
+	ui.Fetch(ctx, &p.benches, "", client.Default.Benchmarks, func(ctx app.Context) {
+		if list := p.benches.Value; p.benches.Err == nil && p.path == "" && len(list) > 0 && p.live.id == "" {
+			p.choose(ctx, list[0].Path)
+		}
+	})
+}
+
+func (p *Page) loadBindings(ctx app.Context) {
+	ui.Fetch(ctx, &p.bindings, "", client.Default.Bindings, nil)
+}
+
+// loadRuns (re)loads the list of the shown benchmark's runs, and while one of them (other
+// than the followed run) may still change, loads it again in a while.
+func (p *Page) loadRuns(ctx app.Context) {
+	path := p.path
+	if path == "" {
+		return
+	}
+	ui.Fetch(ctx, &p.runs, path, func(c context.Context) ([]api.Run, error) {
+		rs, err := client.Default.Runs(c, client.RunsQuery{Benchmark: path, Limit: runsLimit})
+		return rs.Runs, err
+	}, func(ctx app.Context) {
+		if p.runs.Err != nil || !p.othersActive() {
+			return
+		}
+		ticket := p.runs.Ticket()
+		ctx.After(listRefresh, func(ctx app.Context) {
+			if p.runs.Current(ticket) && p.path == path {
+				p.loadRuns(ctx)
+			}
+		})
+	})
+}
+
+// listRefresh is how often the list of runs refreshes while a run it shows (other than
+// the followed one, which updates live) is queued or running.
+const listRefresh = 3 * time.Second
+
+// othersActive reports whether a listed run other than the followed one may still change.
+func (p *Page) othersActive() bool {
+	for _, r := range p.runs.Value {
+		if r.ID != p.live.id && api.Active(r.Status) {
+			return true
+		}
+	}
+	return false
+}
+
+// bench is the list entry of the shown benchmark, if the list has it.
+func (p *Page) bench() *api.Benchmark {
+	for i := range p.benches.Value {
+		if p.benches.Value[i].Path == p.path {
+			return &p.benches.Value[i]
+		}
+	}
+	return nil
+}
+
+func (p *Page) onBenchmark(ctx app.Context, e app.Event) {
+	if v := ui.Selected(ctx); v != "" && v != p.path {
+		ctx.Navigate(ui.RunsURL(v, ""))
+	}
+}

@@ -1,0 +1,89 @@
+package runs
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// renderList is the table of the benchmark's runs, newest first.
+func (p *Page) renderList() app.UI {
+	bar := app.Div().Class("toolbar").Body(
+		app.H2().Style("margin", "0").Text("Runs of this benchmark"),
+		app.Span().Class("sep"),
+		app.Span().Class("muted").Text("pick two completed runs to compare"),
+		app.Button().ID("compare").Disabled(len(p.picks) != 2).
+			Text("Compare ("+strconv.Itoa(len(p.picks))+"/2)").OnClick(p.onCompare),
+		app.Button().ID("refresh-runs").Text("Refresh").OnClick(func(ctx app.Context, e app.Event) { p.loadRuns(ctx) }),
+	)
+	var body app.UI
+	switch {
+	case p.runs.Err != nil:
+		body = app.P().ID("runs-error").Class("error").Text(ui.ErrText(p.runs.Err))
+	case !p.runs.OK:
+		body = app.P().Class("muted").Text("Loading runs…")
+	case len(p.runs.Value) == 0:
+		body = app.P().ID("no-runs").Class("muted").Text("No runs yet. Start one above: its progress shows here live.")
+	default:
+		rows := make([]app.UI, 0, len(p.runs.Value))
+		for _, r := range p.runs.Value {
+			rows = append(rows, p.renderRow(r))
+		}
+		body = app.Table().ID("runs").Class("data").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text(""), app.Th().Text("Run"), app.Th().Text("Status"), app.Th().Text("Score"),
+				app.Th().Text("Examples"), app.Th().Text("Valid · invalid · errors"), app.Th().Text("Binding"),
+				app.Th().Text("Created"), app.Th().Text(""),
+			)),
+			app.TBody().Body(rows...),
+		)
+	}
+	return app.Section().ID("runs-list").Class("panel").Body(bar, body)
+}
+
+// renderRow is one run of the list; the followed run shows its live figures.
+func (p *Page) renderRow(r api.Run) app.UI {
+	score := ui.NoValue
+	if rep := r.DecodeReport(); rep != nil {
+		score = ui.ScorePtr(rep.BenchmarkScore)
+	}
+	if r.ID == p.live.id && p.live.loaded {
+		r = p.live.run
+		if p.live.score != nil {
+			score = ui.Score(*p.live.score)
+		}
+	}
+	counts := ui.NoValue
+	if s := r.Summary; s != nil {
+		counts = ui.Int(s.Valid) + " · " + ui.Int(s.InvalidOutputs) + " · " + ui.Int(s.ExecutionErrors)
+	}
+	examples := ui.Int(r.Done) + " / " + ui.Int(r.Total)
+	if r.Total == 0 && api.Active(r.Status) {
+		examples = ui.Int(r.Done) + " / " + ui.NoValue
+	}
+	class := "run"
+	if r.ID == p.live.id {
+		class += " live"
+	}
+	completed := r.Status == api.Completed
+	check := app.Input().Type("checkbox").Class("pick").DataSet("id", r.ID).
+		Checked(slices.Contains(p.picks, r.ID)).Disabled(!completed).
+		Title(map[bool]string{true: "compare this run", false: "only completed runs can be compared"}[completed]).
+		OnChange(p.onPick, app.EventScope(r.ID))
+	return app.Tr().Class(class).DataSet("id", r.ID).DataSet("status", r.Status).
+		Title("Click to follow this run").OnClick(p.onRow, app.EventScope(r.ID)).Body(
+		app.Td().Body(check),
+		app.Td().Class("mono").Title(r.ID).Text(ui.ShortID(r.ID)),
+		app.Td().Body(app.Span().Class("badge "+r.Status).Text(r.Status)),
+		app.Td().Class("run-score").Text(score),
+		app.Td().Class("run-examples").Text(examples),
+		app.Td().Text(counts),
+		app.Td().Class("mono").Text(r.Binding),
+		app.Td().Text(ui.Time(r.CreatedAt)),
+		app.Td().Body(app.A().Href(ui.ResultsURL(r.ID, "")).Text("results")),
+	)
+}

@@ -16,4 +16,9 @@
 // 100 diagnostics and a last one counting the rest. There is no normalisation
 // stage: the compiler repairs nothing and injects no defaults. It takes bytes and touches no
 // file, network or clock, so it runs unchanged natively and in WebAssembly.
+//
+// Write is Benchy's one YAML writer, the way back from a node tree to text: Format
+// (`benchy fmt`) parses a file and writes it, VerifyIR writes an IR as the YAML it must have
+// come from, and the web form writes the benchmark it edits, all in the same canonical
+// layout.
 package compiler

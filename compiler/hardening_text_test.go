@@ -183,8 +183,8 @@ func TestHardeningNumbersBeyond64Bits(t *testing.T) {
 		if _, ds := Compile([]byte(src)); len(ds) != 1 || ds[0].Code != diag.InvalidValue {
 			t.Errorf("parameter %.30s: %v, want invalid_value", text, ds)
 		}
-		if out, err := Format([]byte(src)); err != nil || !strings.Contains(string(out), text) {
-			t.Errorf("fmt of parameter %.30s: %v\n%s", text, err, out)
+		if out, ds := Format([]byte(src)); len(ds) > 0 || !strings.Contains(string(out), text) {
+			t.Errorf("fmt of parameter %.30s: %v\n%s", text, ds, out)
 		}
 	}
 }

@@ -3,9 +3,9 @@ package compiler
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/internal/yamlnode"
@@ -25,7 +25,7 @@ func VerifyIR(b *ir.Benchmark) diag.List {
 		return diag.List{{Phase: diag.PhaseValidate, Code: diag.TooDeep, Path: []string{}, Line: 1, Column: 1,
 			Message: fmt.Sprintf("the IR nests fields more than %d deep; Benchy accepts at most %d", yamlnode.MaxDepth, yamlnode.MaxDepth)}}
 	}
-	src := YAMLOf(b)
+	src := yamlOf(b)
 	canonical, _, ds := CompileCanonical(src)
 	if len(ds) > 0 {
 		return ds
@@ -38,89 +38,94 @@ func VerifyIR(b *ir.Benchmark) diag.List {
 	return nil
 }
 
-// YAMLOf writes an IR as canonical Benchy YAML, the inverse of compilation for a valid IR.
-func YAMLOf(b *ir.Benchmark) []byte {
-	var w strings.Builder
-	fmt.Fprintf(&w, "version: %s\nontology_version: %s\n", quote(b.Version), quote(b.OntologyVersion))
-	fmt.Fprintf(&w, "benchmark:\n  task: %s\n  domain: %s\n", quote(b.Benchmark.Task), quote(b.Benchmark.Domain))
+// yamlOf writes an IR as canonical Benchy YAML, the inverse of compilation for a valid IR,
+// through the one writer (Write).
+func yamlOf(b *ir.Benchmark) []byte {
+	lang := yamlnode.Str(b.Benchmark.Language.Code)
 	if l := b.Benchmark.Language; l.IsPair() {
-		fmt.Fprintf(&w, "  language:\n    source: %s\n    target: %s\n", quote(l.Source), quote(l.Target))
-	} else {
-		fmt.Fprintf(&w, "  language: %s\n", quote(l.Code))
+		lang = yamlnode.Mapping(yamlnode.Entry("source", yamlnode.Str(l.Source)), yamlnode.Entry("target", yamlnode.Str(l.Target)))
 	}
-	w.WriteString("program:\n  input:\n")
-	writeFields(&w, b.Program.Input.Fields, 2)
-	w.WriteString("  output:\n")
-	writeFields(&w, b.Program.Output.Fields, 2)
-	w.WriteString("scoring:\n  weights:\n")
-	writeWeights(&w, b.Scoring.Dimensions)
 	aggregator := b.Scoring.InstanceAggregator
 	if b.Scoring.Evaluator != ir.EvaluatorExactMatch || b.Scoring.BenchmarkAggregator != ir.AggregatorMean {
 		aggregator = "not-" + aggregator // a fixed value the IR got wrong: the compile reports it
 	}
-	fmt.Fprintf(&w, "  aggregator: %s\n", quote(aggregator))
+	data := yamlnode.Mapping(yamlnode.Entry("path", yamlnode.Str(b.Data.Path)))
 	if b.Data.Format != ir.FormatJSONL {
-		fmt.Fprintf(&w, "data:\n  format: %s\n", quote(b.Data.Format))
-		fmt.Fprintf(&w, "  path: %s\n", quote(b.Data.Path))
-	} else {
-		fmt.Fprintf(&w, "data:\n  path: %s\n", quote(b.Data.Path))
+		data.Pairs = append(data.Pairs, yamlnode.Entry("format", yamlnode.Str(b.Data.Format)))
 	}
 	s := b.AISystem
-	fmt.Fprintf(&w, "ai-system:\n  type: %s\n", quote(s.Type))
+	sys := yamlnode.Mapping(yamlnode.Entry("type", yamlnode.Str(s.Type)))
 	for _, kv := range [][2]string{{"id", s.ID}, {"provider", s.Provider}, {"model", s.Model}, {"prompt", s.Prompt}} {
 		if kv[1] != "" {
-			fmt.Fprintf(&w, "  %s: %s\n", kv[0], quote(kv[1]))
+			sys.Pairs = append(sys.Pairs, yamlnode.Entry(kv[0], yamlnode.Str(kv[1])))
 		}
 	}
 	if len(s.Parameters) > 0 {
-		w.WriteString("  parameters:\n")
-		keys := make([]string, 0, len(s.Parameters))
-		for k := range s.Parameters {
-			keys = append(keys, k)
+		params := yamlnode.Mapping()
+		for _, k := range slices.Sorted(maps.Keys(s.Parameters)) {
+			params.Pairs = append(params.Pairs, yamlnode.Entry(k, scalarNode(s.Parameters[k])))
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&w, "    %s: %s\n", quote(k), scalarYAML(s.Parameters[k]))
-		}
+		sys.Pairs = append(sys.Pairs, yamlnode.Entry("parameters", params))
 	}
-	return []byte(w.String())
+	return Write(yamlnode.Mapping(
+		yamlnode.Entry("version", yamlnode.Str(b.Version)),
+		yamlnode.Entry("ontology_version", yamlnode.Str(b.OntologyVersion)),
+		yamlnode.Entry("benchmark", yamlnode.Mapping(
+			yamlnode.Entry("task", yamlnode.Str(b.Benchmark.Task)),
+			yamlnode.Entry("domain", yamlnode.Str(b.Benchmark.Domain)),
+			yamlnode.Entry("language", lang))),
+		yamlnode.Entry("program", yamlnode.Mapping(
+			yamlnode.Entry("input", fieldsNode(b.Program.Input.Fields)),
+			yamlnode.Entry("output", fieldsNode(b.Program.Output.Fields)))),
+		yamlnode.Entry("scoring", yamlnode.Mapping(
+			yamlnode.Entry("weights", weightsNode(b.Scoring.Dimensions)),
+			yamlnode.Entry("aggregator", yamlnode.Str(aggregator)))),
+		yamlnode.Entry("data", data),
+		yamlnode.Entry("ai-system", sys),
+	))
 }
 
-func writeFields(w *strings.Builder, fields []ir.Field, depth int) {
-	indent := strings.Repeat("  ", depth)
+// fieldsNode is the mapping that declares fields.
+func fieldsNode(fields []ir.Field) *yamlnode.Node {
+	n := yamlnode.Mapping()
 	for _, f := range fields {
+		var v *yamlnode.Node
 		switch f.Type {
 		case ir.TypeObject:
-			fmt.Fprintf(w, "%s%s:\n", indent, quote(f.Name))
-			writeFields(w, f.Fields, depth+1)
+			v = fieldsNode(f.Fields)
 		case ir.TypeEnum:
-			values := make([]string, len(f.Values))
-			for i, v := range f.Values {
-				values[i] = quote(v)
+			members := make([]*yamlnode.Node, len(f.Values))
+			for i, m := range f.Values {
+				members[i] = yamlnode.Str(m)
 			}
-			fmt.Fprintf(w, "%s%s:\n%s  enum: [%s]\n", indent, quote(f.Name), indent, strings.Join(values, ", "))
+			v = yamlnode.Mapping(yamlnode.Entry("enum", yamlnode.List(members...)))
 		default:
-			fmt.Fprintf(w, "%s%s: %s\n", indent, quote(f.Name), quote(f.Type))
+			v = yamlnode.Str(f.Type)
 		}
+		n.Pairs = append(n.Pairs, yamlnode.Entry(f.Name, v))
 	}
+	return n
 }
 
-// writeWeights nests the dimensions' weights by path, in the order the paths first appear.
-func writeWeights(w *strings.Builder, dims []ir.Dimension) {
-	written := map[string]bool{} // object paths already opened, each key quoted
+// weightsNode nests the dimensions' weights by path, in the order the paths first appear.
+func weightsNode(dims []ir.Dimension) *yamlnode.Node {
+	root := yamlnode.Mapping()
 	for _, d := range dims {
-		key := ""
-		for i := 1; i < len(d.Path); i++ {
-			key += strconv.Quote(d.Path[i-1])
-			if !written[key] {
-				fmt.Fprintf(w, "%s%s:\n", strings.Repeat("  ", i+1), quote(d.Path[i-1]))
-				written[key] = true
+		if len(d.Path) == 0 {
+			continue
+		}
+		m := root
+		for _, name := range d.Path[:len(d.Path)-1] {
+			sub, _ := m.Get(name)
+			if sub == nil || sub.Kind != yamlnode.Map {
+				sub = yamlnode.Mapping()
+				m.Pairs = append(m.Pairs, yamlnode.Entry(name, sub))
 			}
+			m = sub
 		}
-		if len(d.Path) > 0 {
-			fmt.Fprintf(w, "%s%s: %s\n", strings.Repeat("  ", len(d.Path)+1), quote(d.Path[len(d.Path)-1]), string(ir.AppendNumber(nil, d.Weight)))
-		}
+		m.Pairs = append(m.Pairs, yamlnode.Entry(d.Path[len(d.Path)-1], yamlnode.Plain(string(ir.AppendNumber(nil, d.Weight)))))
 	}
+	return root
 }
 
 // depthOf is how deep fields nest: 1 for leaves only.
@@ -132,14 +137,15 @@ func depthOf(fields []ir.Field) int {
 	return deepest
 }
 
-func scalarYAML(v any) string {
+// scalarNode is a parameter's value as a scalar: what the compiler read it from.
+func scalarNode(v any) *yamlnode.Node {
 	switch x := v.(type) {
 	case string:
-		return quote(x)
+		return yamlnode.Str(x)
 	case bool:
-		return fmt.Sprint(x)
+		return yamlnode.Plain(strconv.FormatBool(x))
 	case float64:
-		return string(ir.AppendNumber(nil, x))
+		return yamlnode.Plain(string(ir.AppendNumber(nil, x)))
 	}
-	return quote(fmt.Sprint(v))
+	return yamlnode.Str(fmt.Sprint(v))
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // TestVerifyIRAcceptsEveryGoldenIR: every IR the compiler makes passes VerifyIR, and
-// YAMLOf writes it back as YAML that compiles to the same bytes.
+// yamlOf writes it back as YAML that compiles to the same bytes.
 func TestVerifyIRAcceptsEveryGoldenIR(t *testing.T) {
 	n := 0
 	for _, c := range goldenCases(t) {
@@ -24,7 +24,7 @@ func TestVerifyIRAcceptsEveryGoldenIR(t *testing.T) {
 		}
 		n++
 		if vs := VerifyIR(b); len(vs) > 0 {
-			t.Errorf("%s: %v\n%s", c.name, vs, YAMLOf(b))
+			t.Errorf("%s: %v\n%s", c.name, vs, yamlOf(b))
 		}
 	}
 	if n < 10 {
@@ -63,7 +63,7 @@ func TestVerifyIRRejectsEditedIRs(t *testing.T) {
 		b, _ := Compile(src)
 		edit(b)
 		if ds := VerifyIR(b); len(ds) == 0 {
-			t.Errorf("%s: accepted\n%s", name, YAMLOf(b))
+			t.Errorf("%s: accepted\n%s", name, yamlOf(b))
 		} else if strings.TrimSpace(ds[0].Message) == "" {
 			t.Errorf("%s: no message", name)
 		}

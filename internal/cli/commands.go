@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/benchy-eval/benchy/compiler"
-	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
@@ -85,12 +84,9 @@ func runFmt(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy fmt: %v\n", err)
 		return ExitFail
 	}
-	out, err := compiler.Format(src)
-	if ds, isDiag := err.(diag.List); isDiag {
+	out, ds := compiler.Format(src)
+	if len(ds) > 0 {
 		fmt.Fprint(e.stderr, ds.Format(displayName(pos[0])))
-		return ExitFail
-	} else if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", displayName(pos[0]), err)
 		return ExitFail
 	}
 	if !*write {

@@ -271,47 +271,44 @@ func weigh(fs []Field, m *yamlnode.Node) {
 	}
 }
 
-// YAML writes the document as canonical YAML (what `benchy fmt` prints).
-func (d *Doc) YAML() string {
-	var w writer
-	w.line(0, "version", quote(orDefault(d.Version, "1.0"), true))
-	w.line(0, "ontology_version", quote(orDefault(d.Onto, "1.0"), true))
-	w.open(0, "benchmark")
-	w.line(1, "task", quote(d.Task, false))
-	w.line(1, "domain", quote(d.Domain, false))
+// Canonical is the document as canonical YAML, written by the compiler's one writer
+// (compiler.Write): exactly what `benchy fmt` prints of it.
+func (d *Doc) Canonical() string {
+	return string(compiler.Write(d.tree()))
+}
+
+// tree is the document as the YAML node tree the writer writes.
+func (d *Doc) tree() *yamlnode.Node {
+	str, entry, mapping := yamlnode.Str, yamlnode.Entry, yamlnode.Mapping
+	lang := str(d.Language)
 	if d.Task == "translate" {
-		w.open(1, "language")
-		w.line(2, "source", quote(d.Source, false))
-		w.line(2, "target", quote(d.Target, false))
-	} else {
-		w.line(1, "language", quote(d.Language, false))
+		lang = mapping(entry("source", str(d.Source)), entry("target", str(d.Target)))
 	}
-	w.open(0, "program")
-	w.fields(1, "input", d.Input)
-	w.fields(1, "output", d.Output)
-	w.open(0, "scoring")
-	w.weights(d)
-	w.line(1, "aggregator", quote(orDefault(d.Aggregator, "weighted_mean"), false))
-	w.open(0, "data")
-	w.line(1, "path", quote(d.DataPath, false))
-	w.open(0, "ai-system")
-	w.line(1, "type", quote(d.SystemType, false))
+	sys := mapping(entry("type", str(d.SystemType)))
 	if d.SystemType == "model" {
-		w.line(1, "provider", quote(d.Provider, false))
-		w.line(1, "model", quote(d.Model, false))
+		sys.Pairs = append(sys.Pairs, entry("provider", str(d.Provider)), entry("model", str(d.Model)))
 		if d.Prompt != "" {
-			w.line(1, "prompt", quote(d.Prompt, false))
+			sys.Pairs = append(sys.Pairs, entry("prompt", str(d.Prompt)))
 		}
 		if len(d.Params) > 0 {
-			w.open(1, "parameters")
+			params := mapping()
 			for _, p := range d.Params {
-				w.line(2, p.Key, value(p.Value))
+				params.Pairs = append(params.Pairs, entry(p.Key, value(p.Value)))
 			}
+			sys.Pairs = append(sys.Pairs, entry("parameters", params))
 		}
 	} else {
-		w.line(1, "id", quote(d.SystemID, false))
+		sys.Pairs = append(sys.Pairs, entry("id", str(d.SystemID)))
 	}
-	return w.String()
+	return mapping(
+		entry("version", str(orDefault(d.Version, "1.0"))),
+		entry("ontology_version", str(orDefault(d.Onto, "1.0"))),
+		entry("benchmark", mapping(entry("task", str(d.Task)), entry("domain", str(d.Domain)), entry("language", lang))),
+		entry("program", mapping(entry("input", fieldsNode(d.Input)), entry("output", fieldsNode(d.Output)))),
+		entry("scoring", mapping(entry("weights", weightsNode(d.Output)), entry("aggregator", str(orDefault(d.Aggregator, "weighted_mean"))))),
+		entry("data", mapping(entry("path", str(d.DataPath)))),
+		entry("ai-system", sys),
+	)
 }
 
 func orDefault(s, def string) string {
@@ -321,130 +318,59 @@ func orDefault(s, def string) string {
 	return s
 }
 
-type writer struct{ strings.Builder }
-
-func (w *writer) line(depth int, key, val string) {
-	w.WriteString(strings.Repeat("  ", depth))
-	w.WriteString(quote(key, false))
-	w.WriteString(":")
-	if val != "" {
-		w.WriteString(" " + val)
-	}
-	w.WriteString("\n")
-}
-
-func (w *writer) open(depth int, key string) { w.line(depth, key, "") }
-
-func (w *writer) fields(depth int, key string, fs []Field) {
-	if len(fs) == 0 {
-		w.line(depth, key, "{}")
-		return
-	}
-	w.open(depth, key)
-	w.fieldList(depth+1, fs)
-}
-
-func (w *writer) fieldList(depth int, fs []Field) {
+// fieldsNode is the mapping that declares fields fs.
+func fieldsNode(fs []Field) *yamlnode.Node {
+	n := yamlnode.Mapping()
 	for _, f := range fs {
+		var v *yamlnode.Node
 		switch f.Type {
 		case "object":
-			if len(f.Children) == 0 {
-				w.line(depth, f.Name, "{}")
-				continue
-			}
-			w.open(depth, f.Name)
-			w.fieldList(depth+1, f.Children)
+			v = fieldsNode(f.Children)
 		case "enum":
-			ms := make([]string, len(f.Members))
+			members := make([]*yamlnode.Node, len(f.Members))
 			for i, m := range f.Members {
-				ms[i] = quoteFlow(m)
+				members[i] = yamlnode.Str(m)
 			}
-			w.open(depth, f.Name)
-			w.line(depth+1, "enum", "["+strings.Join(ms, ", ")+"]")
+			v = yamlnode.Mapping(yamlnode.Entry("enum", yamlnode.List(members...)))
 		default:
-			w.line(depth, f.Name, quote(f.Type, false))
+			v = yamlnode.Str(f.Type)
 		}
+		n.Pairs = append(n.Pairs, yamlnode.Entry(f.Name, v))
 	}
+	return n
 }
 
-func (w *writer) weights(d *Doc) {
-	var walk func(depth int, fs []Field)
-	walk = func(depth int, fs []Field) {
-		for _, f := range fs {
-			if f.Type == "object" {
-				if len(f.Children) == 0 {
-					continue
-				}
-				w.open(depth, f.Name)
-				walk(depth+1, f.Children)
-				continue
-			}
+// weightsNode is the weight mapping of output fields fs: each leaf's weight under its name,
+// objects nested, an object without fields left out.
+func weightsNode(fs []Field) *yamlnode.Node {
+	n := yamlnode.Mapping()
+	for _, f := range fs {
+		switch {
+		case f.Type == "object" && len(f.Children) == 0:
+		case f.Type == "object":
+			n.Pairs = append(n.Pairs, yamlnode.Entry(f.Name, weightsNode(f.Children)))
+		default:
 			weight := ""
 			if f.Weight != nil {
 				weight = *f.Weight
 			}
-			w.line(depth, f.Name, value(weight)) // an emptied weight is written "" and reported
+			n.Pairs = append(n.Pairs, yamlnode.Entry(f.Name, value(weight))) // an emptied weight is written "" and reported
 		}
 	}
-	if len(d.Leaves()) == 0 {
-		w.line(1, "weights", "{}")
-		return
-	}
-	w.open(1, "weights")
-	walk(2, d.Output)
+	return n
 }
 
-// quote writes s as a YAML scalar: plain when it is a simple word, double-quoted otherwise
-// (always when force). Canonical quoting is left to compiler.Format.
-func quote(s string, force bool) string {
-	if !force && plainWord(s) {
-		return s
-	}
-	return strconv.Quote(s)
-}
-
-// quoteFlow quotes an enum member for a flow list.
-func quoteFlow(s string) string { return quote(s, false) }
-
-// plainWord reports whether s is a word YAML reads back as the same string.
-func plainWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	switch strings.ToLower(s) {
-	case "true", "false", "null", "~", "y", "n", "yes", "no", "on", "off":
-		return false
-	}
-	for i, r := range s {
-		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_'
-		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '.' || r == '/')) {
-			return false
-		}
-	}
-	return true
-}
-
-// value writes a weight or parameter: numbers and booleans as they are, anything else
-// quoted (a weight that is not a number is then reported by the compiler, not hidden).
-func value(s string) string {
+// value is a weight or parameter as typed: a number or boolean as it is, anything else a
+// string (a weight that is not a number is then reported by the compiler, not hidden).
+func value(s string) *yamlnode.Node {
 	s = strings.TrimSpace(s)
 	if s == "true" || s == "false" {
-		return s
+		return yamlnode.Plain(s)
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil && strings.Trim(s, "0123456789.eE+-") == "" {
-		return s
+		return yamlnode.Plain(s)
 	}
-	return strconv.Quote(s)
-}
-
-// Canonical is the document's YAML after compiler.Format: exactly what `benchy fmt` prints.
-func (d *Doc) Canonical() string {
-	raw := d.YAML()
-	out, err := compiler.Format([]byte(raw))
-	if err != nil {
-		return raw
-	}
-	return string(out)
+	return yamlnode.Str(s)
 }
 
 // Header is the comment lines that open a YAML text, before its first key (blank lines
@@ -474,8 +400,8 @@ func WithHeader(canonical, header string) string {
 	if !strings.HasSuffix(header, "\n") {
 		header += "\n"
 	}
-	out, err := compiler.Format([]byte(header + canonical))
-	if err != nil {
+	out, ds := compiler.Format([]byte(header + canonical))
+	if len(ds) > 0 {
 		return header + canonical
 	}
 	return string(out)

@@ -111,7 +111,7 @@ type Summary struct {
 	ExecutionErrors int `json:"execution_errors"`
 }
 
-// RunError is why a run was aborted (store.RunError): a diagnostic with its file,
+// RunError is why a run was aborted (store.Run.Error, a diag.Diagnostic): a diagnostic with its file,
 // relative to the workspace.
 type RunError struct {
 	File       string   `json:"file,omitempty"`

@@ -20,26 +20,25 @@ const (
 	PhaseSetup = "setup"
 )
 
-// Abort is a run-level failure (A.15): the run stops and gives no benchmark score. File
-// names the file the diagnostic's line refers to.
+// Abort is a run-level failure (A.15): the run stops and gives no benchmark score. Its
+// diagnostic names the file its line refers to (the dataset), or none for a setup failure.
 type Abort struct {
-	File       string
 	Diagnostic diag.Diagnostic
 }
 
 func (a *Abort) Error() string {
-	if a.File == "" { // a setup failure: no file to point into
+	if a.Diagnostic.File == "" { // a setup failure: no file to point into
 		return fmt.Sprintf("%s: %s", a.Diagnostic.Code, a.Diagnostic.Message)
 	}
-	return strings.TrimSuffix(diag.List{a.Diagnostic}.Format(a.File), "\n")
+	return a.Diagnostic.String()
 }
 
 func abort(file string, line int, code diag.Code, path []string, format string, args ...any) *Abort {
 	if path == nil {
 		path = []string{}
 	}
-	return &Abort{File: file, Diagnostic: diag.Diagnostic{
-		Phase: PhaseData, Code: code, Path: path, Message: fmt.Sprintf(format, args...), Line: max(line, 1), Column: 1,
+	return &Abort{Diagnostic: diag.Diagnostic{
+		File: file, Phase: PhaseData, Code: code, Path: path, Message: fmt.Sprintf(format, args...), Line: max(line, 1), Column: 1,
 	}}
 }
 

@@ -146,8 +146,8 @@ func TestDatasetFailures(t *testing.T) {
 			if d.Phase != PhaseData || d.Message == "" || !diag.Registered(d.Code) || d.Column != 1 {
 				t.Errorf("abort diagnostic %+v: want phase data, a message, a registered code, column 1", d)
 			}
-			if a.File != data || !strings.Contains(a.Error(), string(d.Code)) {
-				t.Errorf("abort names file %q (want %q), text %q", a.File, data, a.Error())
+			if a.Diagnostic.File != data || !strings.Contains(a.Error(), string(d.Code)) {
+				t.Errorf("abort names file %q (want %q), text %q", a.Diagnostic.File, data, a.Error())
 			}
 			if c.calls.Load() != 0 || c.made.Load() != 0 {
 				t.Errorf("the dataset failed, yet %d adapters were started and %d calls made", c.made.Load(), c.calls.Load())

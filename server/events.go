@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -45,7 +46,7 @@ func doneOf(run store.Run, dir string) api.Done {
 }
 
 // wireError is a run's error as the API sends it.
-func wireError(e *store.RunError) *api.RunError {
+func wireError(e *diag.Diagnostic) *api.RunError {
 	if e == nil {
 		return nil
 	}
@@ -55,7 +56,7 @@ func wireError(e *store.RunError) *api.RunError {
 
 // inWorkspace shows the file of a run's error relative to workspace dir: the server's
 // own paths are no business of its clients.
-func inWorkspace(e *store.RunError, dir string) *store.RunError {
+func inWorkspace(e *diag.Diagnostic, dir string) *diag.Diagnostic {
 	if e == nil || !filepath.IsAbs(e.File) {
 		return e
 	}

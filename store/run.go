@@ -59,31 +59,24 @@ type RunSpec struct {
 	Options   Options
 }
 
-// RunError is why a run was aborted: the engine's diagnostic and the file it points into
-// (empty for a setup failure).
-type RunError struct {
-	File string `json:"file,omitempty"`
-	diag.Diagnostic
-}
-
 // Run is a stored run. JSON-shaped fields hold the stored bytes.
 type Run struct {
-	ID         string          `json:"id"`
-	Benchmark  string          `json:"benchmark"`
-	IR         json.RawMessage `json:"ir,omitempty"` // left out by ListRuns
-	IRHash     string          `json:"ir_hash"`
-	AISystem   json.RawMessage `json:"ai_system"`
-	Binding    string          `json:"binding"`
-	Options    Options         `json:"options"`
-	Status     Status          `json:"status"`
-	CreatedAt  time.Time       `json:"created_at"`
-	StartedAt  *time.Time      `json:"started_at"`
-	FinishedAt *time.Time      `json:"finished_at"`
-	Total      int             `json:"total"`
-	Done       int             `json:"done"`
-	Summary    *engine.Summary `json:"summary"`
-	Report     json.RawMessage `json:"report,omitempty"` // the final engine.Report
-	Error      *RunError       `json:"error"`
+	ID         string           `json:"id"`
+	Benchmark  string           `json:"benchmark"`
+	IR         json.RawMessage  `json:"ir,omitempty"` // left out by ListRuns
+	IRHash     string           `json:"ir_hash"`
+	AISystem   json.RawMessage  `json:"ai_system"`
+	Binding    string           `json:"binding"`
+	Options    Options          `json:"options"`
+	Status     Status           `json:"status"`
+	CreatedAt  time.Time        `json:"created_at"`
+	StartedAt  *time.Time       `json:"started_at"`
+	FinishedAt *time.Time       `json:"finished_at"`
+	Total      int              `json:"total"`
+	Done       int              `json:"done"`
+	Summary    *engine.Summary  `json:"summary"`
+	Report     json.RawMessage  `json:"report,omitempty"` // the final engine.Report
+	Error      *diag.Diagnostic `json:"error"`            // why it was aborted: the engine's diagnostic (File empty for a setup failure)
 }
 
 // CreateRun records a new run, queued.
@@ -142,7 +135,9 @@ func (s *Store) Finish(id string, rep *engine.Report) error {
 
 // Abort records that the dataset or the setup stopped a run.
 func (s *Store) Abort(id string, a *engine.Abort) error {
-	body, err := json.Marshal(RunError{File: a.File, Diagnostic: a.Diagnostic})
+	// The diagnostic's JSON is what runs stored before held (a file member beside the
+	// diagnostic's own), so their errors read as they were written.
+	body, err := json.Marshal(a.Diagnostic)
 	if err != nil {
 		return err
 	}

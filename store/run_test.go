@@ -167,19 +167,42 @@ func TestAbort(t *testing.T) {
 	s, _ := open(t)
 	r := create(t, s, "b.yaml")
 	s.MarkRunning(r.ID, 0)
-	a := &engine.Abort{File: "data/invoices.jsonl", Diagnostic: diag.Diagnostic{Phase: "dataset", Code: diag.InvalidDatasetRecord,
+	a := &engine.Abort{Diagnostic: diag.Diagnostic{File: "data/invoices.jsonl", Phase: "dataset", Code: diag.InvalidDatasetRecord,
 		Path: []string{}, Message: "line 3 is not JSON", Line: 3, Column: 1}}
 	if err := s.Abort(r.ID, a); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.GetRun(r.ID)
-	if got.Status != Aborted || got.Error == nil || got.Error.File != a.File || !reflect.DeepEqual(got.Error.Diagnostic, a.Diagnostic) {
+	if got.Status != Aborted || got.Error == nil || !reflect.DeepEqual(*got.Error, a.Diagnostic) {
 		t.Errorf("aborted: %+v, error %+v", got, got.Error)
 	}
 	b, _ := json.Marshal(got.Error)
 	if want := `{"file":"data/invoices.jsonl","phase":"dataset","code":"` + string(diag.InvalidDatasetRecord) +
 		`","path":[],"message":"line 3 is not JSON","line":3,"column":1}`; string(b) != want {
 		t.Errorf("error JSON:\n got %s\nwant %s", b, want)
+	}
+}
+
+// TestAbortStoredBefore: the error of a run aborted before a diagnostic carried its file
+// (stored as {"file", ...the diagnostic}) reads back whole, file included, and a setup
+// failure's (no file) reads with none.
+func TestAbortStoredBefore(t *testing.T) {
+	s, _ := open(t)
+	for _, tc := range []struct{ stored, file string }{
+		{`{"file":"data/x.jsonl","phase":"data","code":"invalid_dataset_record","path":["a"],"message":"line 2 is not JSON","line":2,"column":1}`, "data/x.jsonl"},
+		{`{"phase":"setup","code":"adapter_error","path":[],"message":"cannot start","line":1,"column":1}`, ""},
+	} {
+		r := create(t, s, "b.yaml")
+		if _, err := s.w.Exec(`UPDATE runs SET status = ?, error = ? WHERE id = ?`, string(Aborted), tc.stored, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.GetRun(r.ID)
+		if err != nil || got.Error == nil || got.Error.File != tc.file || got.Error.Message == "" || got.Error.Line == 0 {
+			t.Fatalf("stored %s: read %+v, %v", tc.stored, got.Error, err)
+		}
+		if b, _ := json.Marshal(got.Error); string(b) != tc.stored {
+			t.Errorf("stored %s\nreads back as %s", tc.stored, b)
+		}
 	}
 }
 

@@ -56,12 +56,12 @@ func TestOneRuntimeRuleSubfolder(t *testing.T) {
 	defer srv.Close()
 	defer s.Close()
 	var started struct{ ID string }
-	if code := api(t, srv, "POST", "/api/runs", `{"benchmark": "sub/benchmark.yaml"}`, &started); code != http.StatusAccepted {
+	if code := apiCall(t, srv, "POST", "/api/runs", `{"benchmark": "sub/benchmark.yaml"}`, &started); code != http.StatusAccepted {
 		t.Fatalf("POST /api/runs: %d", code)
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		var run struct{ Status string }
-		api(t, srv, "GET", "/api/runs/"+started.ID, "", &run)
+		apiCall(t, srv, "GET", "/api/runs/"+started.ID, "", &run)
 		if run.Status == "completed" {
 			break
 		}
@@ -70,7 +70,7 @@ func TestOneRuntimeRuleSubfolder(t *testing.T) {
 		}
 	}
 	var web resultDoc
-	if code := api(t, srv, "GET", "/api/runs/"+started.ID+"/results?format=json", "", &web); code != http.StatusOK {
+	if code := apiCall(t, srv, "GET", "/api/runs/"+started.ID+"/results?format=json", "", &web); code != http.StatusOK {
 		t.Fatalf("export: %d", code)
 	}
 
@@ -94,9 +94,9 @@ func TestOneRuntimeRuleSubfolder(t *testing.T) {
 	}
 }
 
-// api calls the server's API with a JSON body (or none), decodes its JSON answer into v
+// apiCall calls the server's API with a JSON body (or none), decodes its JSON answer into v
 // and returns the status.
-func api(t *testing.T, srv *httptest.Server, method, path, body string, v any) int {
+func apiCall(t *testing.T, srv *httptest.Server, method, path, body string, v any) int {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {

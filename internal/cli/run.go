@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,12 +13,9 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/adapter"
-	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
-	"github.com/benchy-eval/benchy/ir"
-	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -39,33 +35,22 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1 and --limit at least 0")
 		return ExitUsage
 	}
-	b, canonical, hash, code := loadBenchmark(e, pos[0])
-	if b == nil {
-		return code
-	}
-	rt, rtName, err := findRuntime(*runtimePath, pos[0])
+	src, err := readInput(e, pos[0])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
 	}
-	paths := runPaths(pos[0], *allowOutside)
-	if rt != nil {
-		paths.Private = []string{rtName} // the runtime file, whatever its name
-	}
-	factory, binding, err := bind(rt, b, filepath.Dir(pos[0]), paths, e.stderr)
-	switch {
-	case errors.Is(err, engine.ErrMissingBinding):
-		msg := strings.TrimPrefix(err.Error(), engine.ErrMissingBinding.Error()+": ")
-		d := diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.MissingBinding, Path: []string{"ai-system"}, Message: msg, Line: 1, Column: 1}
-		fmt.Fprint(e.stderr, diag.List{d}.Format(rtName))
-		return ExitFail
-	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
-		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
-		return ExitFail
+	benchDir := filepath.Dir(pos[0])
+	plan, err := workspace.Prepare(workspace.Source{Name: displayName(pos[0]), Text: src}, workspace.Setup{
+		Dir: benchDir, Paths: runPaths(pos[0], *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
+		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
+	})
+	if err != nil {
+		return prepareFailed(e, err)
 	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
-	if msg := outputClash(*out, stream, filepath.Dir(pos[0]), b, readFiles(pos[0], rt, rtName)); msg != "" {
+	if msg := outputClash(*out, stream, benchDir, plan.IR, readFiles(pos[0], plan.RuntimeFile)); msg != "" {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
@@ -83,119 +68,50 @@ func runRun(e *env, args []string) int {
 	// so a run that aborts leaves earlier results alone.
 	jsonl := &lazyFile{path: stream, stale: *out}
 	defer jsonl.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signals, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	context.AfterFunc(signals, func() { cancel(workspace.ErrCancelled) }) // Ctrl-C: the run is cancelled
 	var rec *recorder
 	if !*noStore && pos[0] != "-" {
-		rec = openRecorder(e.stderr, pos[0], store.RunSpec{IR: canonical, IRHash: hash, AISystem: b.AISystem,
-			Binding: binding, Options: store.Options{Limit: *limit, Concurrency: *concurrency}})
+		rec = openRecorder(e.stderr, pos[0], plan.Spec("", store.Options{Limit: *limit, Concurrency: *concurrency}))
 		defer rec.close()
 	}
 	bar := newProgressBar(e.stderr)
-	opts := engine.Options{
-		BenchmarkDir: filepath.Dir(pos[0]), Paths: paths, IRHash: hash, Binding: binding, Concurrency: *concurrency,
-		Limit: *limit, Results: jsonl,
-		Progress: func(p engine.Progress) { rec.progress(p); bar.update(p) },
-	}
-	if rec != nil {
-		opts.OnResult = rec.result
-	}
-	rep, err := engine.Run(ctx, b, factory, opts)
+	end := workspace.Execute(ctx, plan, workspace.Options{Concurrency: *concurrency, Limit: *limit, Results: jsonl},
+		rec.record(), workspace.Observer{Progress: bar.update, StoreFailed: rec.warn, Warn: rec.warn})
 	bar.finish()
-	stored := rec.end(ctx, rep, err)
-	defer rec.summary(e.stderr, stored)
-	if err != nil {
+	defer rec.summary(e.stderr, rec.end(end))
+	if end.Err != nil {
 		var a *engine.Abort
-		if errors.As(err, &a) {
+		if errors.As(end.Err, &a) {
 			fmt.Fprintln(e.stderr, a.Error())
 		} else {
-			fmt.Fprintf(e.stderr, "benchy run: %v (the results so far are in %s)\n", err, stream)
+			fmt.Fprintf(e.stderr, "benchy run: %v (the results so far are in %s)\n", end.Err, stream)
 		}
 		return ExitFail
 	}
-	if err := assemble(*out, stream, rep); err != nil {
+	if err := assemble(*out, stream, end.Report); err != nil {
 		fmt.Fprintf(e.stderr, "benchy run: writing %s: %v\n", *out, err)
 		return ExitFail
 	}
-	printSummary(e.stderr, rep, *out)
+	printSummary(e.stderr, end.Report, *out)
 	return ExitOK
 }
 
-// loadBenchmark reads a benchmark as YAML (compiled) or as IR JSON, and returns its
-// canonical IR and hash.
-func loadBenchmark(e *env, name string) (*ir.Benchmark, []byte, string, int) {
-	src, err := readInput(e, name)
-	if err != nil {
+// prepareFailed prints why a benchmark cannot run: its own problems (diagnostics, an IR
+// that is not valid) as they are, anything else (the runtime file, a binding that cannot
+// be used) as benchy run's.
+func prepareFailed(e *env, err error) int {
+	var ds diag.List
+	var notIR *workspace.NotIR
+	if errors.As(err, &ds) || errors.As(err, &notIR) {
+		fmt.Fprintln(e.stderr, err)
+	} else {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
-		return nil, nil, "", ExitFail
 	}
-	if trimmed := bytes.TrimSpace(src); strings.HasSuffix(name, ".json") || bytes.HasPrefix(trimmed, []byte("{\"")) {
-		var strict *engine.StrictError
-		if _, err := engine.DecodeJSON(src); errors.As(err, &strict) {
-			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: not strict JSON (RFC 8259): %v\n", displayName(name), err)
-			return nil, nil, "", ExitFail
-		}
-		if err := irschema.Validate(src); err != nil {
-			fmt.Fprintf(e.stderr, "%s: not a Benchy IR: %v\n", displayName(name), err)
-			return nil, nil, "", ExitFail
-		}
-		b, err := ir.Unmarshal(src)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-			return nil, nil, "", ExitFail
-		}
-		if ds := compiler.VerifyIR(b); len(ds) > 0 {
-			for _, d := range ds {
-				fmt.Fprintf(e.stderr, "%s: not a valid Benchy IR: %s: %s\n", displayName(name), d.Code, d.Message)
-			}
-			return nil, nil, "", ExitFail
-		}
-		return hashed(e, name, b)
-	}
-	b, ds := compiler.Compile(src)
-	if len(ds) > 0 {
-		fmt.Fprint(e.stderr, ds.Format(displayName(name)))
-		return nil, nil, "", ExitFail
-	}
-	return hashed(e, name, b)
-}
-
-// hashed returns b with its canonical bytes and hash.
-func hashed(e *env, name string, b *ir.Benchmark) (*ir.Benchmark, []byte, string, int) {
-	canonical, err := ir.Marshal(b)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", displayName(name), err)
-		return nil, nil, "", ExitFail
-	}
-	return b, canonical, ir.Hash(canonical), ExitOK
-}
-
-// findRuntime loads the runtime file named, or else the one the benchmark binds through by
-// the rule of package workspace, or else the working directory's. A missing default is not
-// an error: the binding step says what is missing.
-func findRuntime(named, benchmark string) (*adapter.Runtime, string, error) {
-	if named != "" {
-		rt, err := adapter.LoadRuntime(named)
-		return rt, named, err
-	}
-	p, ok := workspace.RuntimeOf(filepath.Dir(benchmark))
-	if !ok {
-		p = adapter.RuntimeFile // the working directory's
-	}
-	if _, err := os.Stat(p); err != nil {
-		return nil, adapter.RuntimeFile, nil
-	}
-	rt, err := adapter.LoadRuntime(p)
-	return rt, p, err
-}
-
-// bind finds b's adapter; benchDir is the benchmark file's directory, where a prompt file is,
-// read within paths.
-func bind(rt *adapter.Runtime, b *ir.Benchmark, benchDir string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
-	if rt == nil {
-		return nil, "", fmt.Errorf("%w: %s, or pass --runtime FILE", engine.ErrMissingBinding, workspace.NoRuntime(b.AISystem))
-	}
-	return rt.FactoryIn(b, benchDir, paths, log)
+	return ExitFail
 }
 
 // printSummary ends a run: the score with its interval, the counts, the worst dimensions.
@@ -238,14 +154,12 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 
 // readFiles are the files a run of benchmark reads besides its dataset and artifacts, which
 // -o must not name: the benchmark, the runtime file, the workspace's store.
-func readFiles(benchmark string, rt *adapter.Runtime, rtName string) []guarded {
+func readFiles(benchmark, runtimeFile string) []guarded {
 	var files []guarded
 	if benchmark != "-" {
 		files = append(files, guarded{benchmark, "the benchmark " + benchmark})
 	}
-	if rt != nil {
-		files = append(files, guarded{rtName, "the runtime file " + rtName})
-	}
+	files = append(files, guarded{runtimeFile, "the runtime file " + runtimeFile})
 	if ws, ok := workspace.Find(filepath.Dir(benchmark)); ok {
 		db := storePath(ws)
 		for _, p := range []string{db, db + "-wal", db + "-shm"} {

@@ -1,11 +1,3 @@
-// Package workspace is the one rule for where a benchmark belongs: its workspace (the
-// folder whose store records its runs and inside which its data is read) and the runtime
-// file that binds its AI-system. `benchy run` and `benchy serve` both find them here, so
-// that a benchmark binds through the same file in the terminal and in the browser.
-//
-// The rule: a benchmark binds through the nearest runtime file at or above its folder, never
-// above its workspace. The CLI's workspace is the nearest folder at or above the benchmark
-// with a .benchy folder or a runtime file (Find); the server's is its --workspace.
 package workspace
 
 import (

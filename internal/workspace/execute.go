@@ -1,0 +1,143 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// ErrCancelled is the cause of a run's context cancelled by a user (Ctrl-C in the
+// terminal, a cancel through the API): such a run ends cancelled. Any other end of its
+// context (a shutdown, a failed store) interrupts it.
+var ErrCancelled = errors.New("cancelled by a user")
+
+// Options are the choices of one execution of a plan.
+type Options struct {
+	Concurrency int       // workers; 0: engine.DefaultConcurrency
+	Limit       int       // only the first Limit examples; 0: all
+	Results     io.Writer // the JSONL stream of results (benchy run's), or nil
+	// Prior gives the results stored by an earlier execution of the run, which are reused
+	// (a resume); nil evaluates every example.
+	Prior func(index int) (engine.ExampleResult, bool)
+	// Stop, once closed, lets the examples started finish and starts no more (a server's
+	// shutdown): engine.Options.Stop.
+	Stop <-chan struct{}
+}
+
+// Record is the run's record in a store: a nil Store records nothing.
+type Record struct {
+	Store *store.Store
+	ID    string
+}
+
+// Observer hears of a run as it goes; any of its functions may be nil. They are called
+// from one goroutine.
+type Observer struct {
+	Progress func(engine.Progress)
+	Result   func(res engine.ExampleResult, reused bool) // after it is stored
+	// StoreFailed is told of the first result that could not be stored, after which no
+	// more are tried. The run goes on unless StoreFailed stops it (the server cancels it,
+	// the CLI warns), and ends interrupted: a resume evaluates what is missing.
+	StoreFailed func(error)
+	// Warn is told of a store failure that loses no result: the total not recorded.
+	Warn func(error)
+}
+
+// End is how an execution ended, as its record says it: Ending decides it, Record writes it.
+type End struct {
+	Status   store.Status
+	Report   *engine.Report // the engine's, when completed
+	Err      error          // the engine's error: an *engine.Abort, a cancel, a stop
+	StoreErr error          // the first result that could not be stored, if any
+}
+
+// Execute runs the plan with the engine, storing each result it evaluates in rec as it
+// comes and telling obs; it returns how the run ended, which the caller records
+// (End.Record) where its own bookkeeping wants (the server under its lock). The run must
+// be running in the store already: Execute records its total when the engine knows it.
+func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer) End {
+	var w *store.Writer
+	if rec.Store != nil {
+		w = rec.Store.ResultWriter(rec.ID)
+	}
+	var storeErr error
+	failed := func(err error) {
+		if storeErr == nil {
+			storeErr = err
+			if obs.StoreFailed != nil {
+				obs.StoreFailed(err)
+			}
+		}
+	}
+	totalKnown := false
+	eopts := engine.Options{
+		BenchmarkDir: p.BenchmarkDir, Paths: p.Paths, IRHash: p.IRHash, Binding: p.Binding,
+		Concurrency: opts.Concurrency, Limit: opts.Limit, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,
+		Progress: func(pr engine.Progress) {
+			if !totalKnown && rec.Store != nil {
+				if err := rec.Store.MarkRunning(rec.ID, pr.Total); err != nil && obs.Warn != nil {
+					obs.Warn(err)
+				}
+			}
+			totalKnown = true
+			if obs.Progress != nil {
+				obs.Progress(pr)
+			}
+		},
+		OnResult: func(res engine.ExampleResult, reused bool) {
+			if !reused && w != nil && storeErr == nil {
+				if err := w.Add(res); err != nil {
+					failed(err)
+				}
+			}
+			if obs.Result != nil {
+				obs.Result(res, reused)
+			}
+		},
+	}
+	rep, err := engine.Run(ctx, p.IR, p.Factory, eopts)
+	if w != nil {
+		if cerr := w.Close(); cerr != nil {
+			failed(cerr)
+		}
+	}
+	return Ending(ctx, rep, err, storeErr)
+}
+
+// Ending is the one rule for how a run ended: completed with its report when the engine
+// gave one and every result was stored; aborted when the dataset or the setup stopped it
+// (engine.Abort); interrupted when results could not all be stored (a resume evaluates
+// what is missing); cancelled when a user cancelled it (ctx's cause is ErrCancelled);
+// interrupted otherwise (stopped by a shutdown, or ended by anything else). A run that
+// never started is ended with the error that kept it from starting.
+func Ending(ctx context.Context, rep *engine.Report, runErr, storeErr error) End {
+	e := End{Report: rep, Err: runErr, StoreErr: storeErr}
+	var abort *engine.Abort
+	switch {
+	case runErr == nil && storeErr == nil:
+		e.Status = store.Completed
+	case errors.As(runErr, &abort):
+		e.Status = store.Aborted
+	case storeErr == nil && errors.Is(context.Cause(ctx), ErrCancelled):
+		e.Status = store.Cancelled
+	default:
+		e.Status = store.Interrupted
+	}
+	return e
+}
+
+// Record writes the end to run id of st.
+func (e End) Record(st *store.Store, id string) error {
+	var abort *engine.Abort
+	switch e.Status {
+	case store.Completed:
+		return st.Finish(id, e.Report)
+	case store.Aborted:
+		errors.As(e.Err, &abort)
+		return st.Abort(id, abort)
+	}
+	return st.SetStatus(id, e.Status)
+}

@@ -53,7 +53,7 @@ var Codes = map[Code]string{
 	DifferentLengths:    "two runs of different numbers of examples cannot be compared",
 	Executable:          "the upload or save would replace an executable file",
 	ForbiddenHost:       "the Host header does not name this server (DNS rebinding, or a name not given with --allowed-host)",
-	Internal:            "the server failed; its log says why",
+	Internal:            "the server failed; its log says why, under the answer's request_id",
 	InvalidBenchmark:    "a run of a benchmark that does not compile",
 	JSONRequired:        "a state-changing request whose body is not application/json (or octet-stream, for an upload)",
 	NotBenchmarkData:    "an upload or save of a file the API does not write: code, configuration, or an unknown type",
@@ -68,7 +68,7 @@ var Codes = map[Code]string{
 	QueueFull:           "a run beyond the queue's bound (MaxQueued waiting beside --max-runs running); retry after Retry-After",
 	RunsProgram:         "the upload or save would replace a file a binding's command names",
 	ShuttingDown:        "the server is stopping and takes no more runs",
-	StoreError:          "the run store failed; the server's log says why",
+	StoreError:          "the run store failed; the server's log says why, under the answer's request_id",
 	TooLarge:            "a request body or workspace file over the server's limit",
 	Unauthorized:        "the server has a token and the request does not carry it",
 	Unchecked:           "an upload or save the server cannot check against what the bindings run (too many files to walk, a runtime file too large)",
@@ -82,14 +82,18 @@ func Registered(c Code) bool {
 	return ok
 }
 
-// Error is the body of every error answer: {"error": {"code", "message"}}.
+// Error is the body of every error answer: {"error": {"code", "message"}}, and a
+// "request_id" in the answer of a failure of the server itself (a 5xx).
 type Error struct {
 	Error ErrorDetail `json:"error"`
 }
 
 // ErrorDetail is what an error answer says: a registered code (or a diagnostic's) and a
-// sentence for people.
+// sentence for people. A failure of the server itself says only "internal error", and
+// RequestID names the line of the server's log that says why (also the X-Request-Id
+// header).
 type ErrorDetail struct {
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
+	Code      Code   `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"request_id,omitempty"`
 }

@@ -107,7 +107,7 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 	return res, info, nil
 }
 
-func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) error {
 	list := []api.Benchmark{}
 	seen := map[string]bool{}
 	fs.WalkDir(s.wsRoot.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -145,17 +145,16 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) {
 	})
 	s.lists.keep(seen)
 	slices.SortFunc(list, func(a, b api.Benchmark) int { return strings.Compare(a.Path, b.Path) })
-	writeJSON(w, http.StatusOK, list)
+	return writeJSON(w, http.StatusOK, list)
 }
 
 // benchmarkPath checks a workspace path from a URL: relative, clean, a YAML file.
-func benchmarkPath(w http.ResponseWriter, r *http.Request) (string, bool) {
+func benchmarkPath(r *http.Request) (string, error) {
 	p := r.PathValue("path")
 	if !validBenchmarkPath(p) {
-		writeError(w, http.StatusBadRequest, api.BadPath, badPathMessage)
-		return "", false
+		return "", refuse(http.StatusBadRequest, api.BadPath, badPathMessage)
 	}
-	return p, true
+	return p, nil
 }
 
 const badPathMessage = "a benchmark path is relative to the workspace, without .. or hidden folders, and ends in .yaml"
@@ -169,52 +168,47 @@ func benchmarkFile(p, yaml string, res api.Compiled) api.BenchmarkFile {
 	return api.BenchmarkFile{Path: p, YAML: yaml, IR: res.IR, IRHash: res.IRHash, Diagnostics: res.Diagnostics}
 }
 
-func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) {
-	p, ok := benchmarkPath(w, r)
-	if !ok {
-		return
+func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
+	p, err := benchmarkPath(r)
+	if err != nil {
+		return err
 	}
 	src, version, err := s.readRegular(p, s.maxBenchmarkFile())
 	if err != nil {
-		fileError(w, "benchmark", p, err)
-		return
+		return fileError("benchmark", p, err)
 	}
 	res, _, err := s.compileFile(p, src, version)
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return internalError(err)
 	}
-	writeJSON(w, http.StatusOK, benchmarkFile(p, string(src), res))
+	return writeJSON(w, http.StatusOK, benchmarkFile(p, string(src), res))
 }
 
 // putBenchmark saves a benchmark atomically (a temporary file renamed over it). Saving an
 // invalid benchmark is allowed: the answer carries its diagnostics. Its compile is kept
 // for the listing.
-func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) {
-	p, ok := benchmarkPath(w, r)
-	if !ok {
-		return
+func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
+	p, err := benchmarkPath(r)
+	if err != nil {
+		return err
 	}
 	if refusal := s.writable(p, benchmarkExtensions); refusal != nil {
-		writeError(w, refusal.status, refusal.code, refusal.message)
-		return
+		return refusal
 	}
 	var req struct {
 		YAML string `json:"yaml"`
 	}
-	if !readJSON(w, r, &req) {
-		return
+	if err := readJSON(r, &req); err != nil {
+		return err
 	}
 	src := []byte(req.YAML)
 	version, err := s.writeAtomic(p, bytes.NewReader(src))
 	if err != nil {
-		s.writeFailed(w, p, nil, err)
-		return
+		return s.writeFailed(p, nil, err)
 	}
 	res, _, err := s.compileFile(p, src, version)
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return internalError(err)
 	}
-	writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
+	return writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
 }

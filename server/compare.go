@@ -18,37 +18,31 @@ import (
 // examples that changed (b minus a). A comparison reads every result of both runs (10 s of
 // CPU for two runs of a million examples), and completed runs never change: the answer is
 // kept (compareCache).
-func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
+func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) error {
 	idA, idB := r.URL.Query().Get("a"), r.URL.Query().Get("b")
 	if idA == "" || idB == "" {
-		writeError(w, http.StatusBadRequest, api.BadRequest, "name the two runs: ?a=ID&b=ID")
-		return
+		return refuse(http.StatusBadRequest, api.BadRequest, "name the two runs: ?a=ID&b=ID")
 	}
 	var runs [2]store.Run
 	for i, id := range []string{idA, idB} {
 		run, err := s.st.GetRun(id)
 		if errors.Is(err, store.ErrNotFound) {
-			writeError(w, http.StatusNotFound, api.NotFound, "no run "+id)
-			return
+			return refuse(http.StatusNotFound, api.NotFound, "no run %s", id)
 		}
 		if err != nil {
-			s.internalError(w, api.StoreError, err)
-			return
+			return storeError(err)
 		}
 		if run.Status != store.Completed {
-			writeError(w, http.StatusConflict, api.NotCompleted, "run "+id+" is "+string(run.Status)+"; only completed runs are compared")
-			return
+			return refuse(http.StatusConflict, api.NotCompleted, "run %s is %s; only completed runs are compared", id, run.Status)
 		}
 		runs[i] = run
 	}
 	if runs[0].IRHash != runs[1].IRHash {
-		writeError(w, http.StatusConflict, api.DifferentBenchmarks, "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
-		return
+		return refuse(http.StatusConflict, api.DifferentBenchmarks, "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
 	}
 	key := compareKey(runs)
 	if body, ok := s.cmps.get(key); ok {
-		writeJSON(w, http.StatusOK, body)
-		return
+		return writeJSON(w, http.StatusOK, body)
 	}
 	nextA, stopA := iterPull(s.st, idA)
 	defer stopA()
@@ -59,33 +53,28 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		a, errA, okA := nextA()
 		b, errB, okB := nextB()
 		if err := errors.Join(errA, errB); err != nil {
-			s.internalError(w, api.StoreError, err)
-			return
+			return storeError(err)
 		}
 		if okA != okB {
-			writeError(w, http.StatusConflict, api.DifferentLengths, "the runs hold different numbers of examples (one used --limit?)")
-			return
+			return refuse(http.StatusConflict, api.DifferentLengths, "the runs hold different numbers of examples (one used --limit?)")
 		}
 		if !okA {
 			break
 		}
 		if err := c.Add(a, b); err != nil {
-			writeError(w, http.StatusConflict, api.OutOfStep, err.Error())
-			return
+			return refuse(http.StatusConflict, api.OutOfStep, "%s", err.Error()) // compare's own sentence
 		}
 	}
 	cmp, err := wireComparison(idA, idB, c.Result())
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return internalError(err)
 	}
 	body, err := json.Marshal(cmp)
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return internalError(err)
 	}
 	s.cmps.put(key, body)
-	writeJSON(w, http.StatusOK, json.RawMessage(body))
+	return writeJSON(w, http.StatusOK, json.RawMessage(body))
 }
 
 // wireComparison is run b compared with run a as the API sends it.

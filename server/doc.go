@@ -13,7 +13,9 @@
 // server's own paths) is ever sent.
 //
 // Runs are kept in the workspace's run store (WORKSPACE/.benchy/benchy.db, package store),
-// shared with `benchy run`. POST /api/runs compiles and binds a benchmark and queues a run;
+// shared with `benchy run`, and prepared and executed by the same run service
+// (internal/workspace: Prepare, Execute, Ending), so that a benchmark binds, runs and ends
+// alike in both. POST /api/runs compiles and binds a benchmark and queues a run;
 // at most Config.MaxRuns execute at once, each of at most MaxConcurrency workers, and at
 // most MaxQueued others wait first in, first out (one more is refused with 429). A run the
 // store shows as another process's (a `benchy run`) is followed in the store; one whose
@@ -26,4 +28,7 @@
 //
 // What it sends are package api's types, the ones the browser app reads; every error
 // answer is {"error": {"code", "message"}} with a code of api.Codes (or a diagnostic's).
+// Handlers return their errors, and one table (errors.go, answerError) turns them into
+// answers: ours as they are; a failure of the server itself is logged under a new request
+// id and answered 500 "internal error" with that id, never with its Go error's text.
 package server

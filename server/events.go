@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -179,7 +178,7 @@ func (s *subscriber) notify() {
 // slow client missed), and "done" last. A finished run gets its "done" event at once; a
 // run another live process executes (a `benchy run`) is followed in the store (follow); a
 // run whose process is gone is marked interrupted (settled) and gets its "done".
-func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	j := s.runs.get(id)
 	var sub *subscriber
@@ -189,8 +188,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	run, err := s.st.Peek(id)
 	if err != nil {
-		s.runError(w, err)
-		return
+		return storeError(err)
 	}
 	run = s.settled(run)
 	rc := http.NewResponseController(w)
@@ -202,13 +200,19 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	if j == nil && (run.Status == store.Queued || run.Status == store.Running) {
 		s.follow(w, r, rc, run)
-		return
+		return nil
 	}
 	if j == nil || (run.Status != store.Queued && run.Status != store.Running) {
 		sendEvent(w, "done", doneOf(run, s.dir))
 		rc.Flush()
-		return
+		return nil
 	}
+	s.stream(w, r, rc, j, sub)
+	return nil
+}
+
+// stream sends the events of job j, which this server executes, to subscriber sub.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, j *job, sub *subscriber) {
 
 	var lastSeq uint64
 	var lastSent time.Time
@@ -317,17 +321,8 @@ func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.Respons
 // sendEvent writes one event; a write error shows at the next flush.
 func sendEvent(w io.Writer, name string, v any) {
 	data, err := json.Marshal(v)
-	if err != nil {
-		data, _ = json.Marshal(map[string]string{"error": err.Error()})
+	if err != nil { // never: events are api's plain types
+		data = []byte(`{"error":"internal error"}`)
 	}
 	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data)
-}
-
-// runError answers a failed store lookup of a run.
-func (s *Server) runError(w http.ResponseWriter, err error) {
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, api.NotFound, err.Error())
-		return
-	}
-	s.internalError(w, api.StoreError, err)
 }

@@ -43,21 +43,9 @@ var uploadExtensions = []string{
 	".wav", ".mp3", ".flac", ".ogg", ".m4a", ".webm", // audio
 }
 
-// writeRefusal is why a path may not be written: an API error.
-type writeRefusal struct {
-	status  int
-	code    api.Code
-	message string
-}
-
-func (e *writeRefusal) Error() string { return e.message }
-
-func refuse(status int, code api.Code, format string, args ...any) *writeRefusal {
-	return &writeRefusal{status, code, fmt.Sprintf(format, args...)}
-}
-
-// writable checks that workspace path p may be written with one of the extensions exts.
-func (s *Server) writable(p string, exts []string) *writeRefusal {
+// writable checks that workspace path p may be written with one of the extensions exts:
+// nil, or the answer that refuses it.
+func (s *Server) writable(p string, exts []string) *apiError {
 	parts := strings.Split(p, "/")
 	if !fs.ValidPath(p) || p == "." || slices.ContainsFunc(parts, skipDir) || engine.IsPrivate(p) {
 		return refuse(http.StatusBadRequest, api.BadPath, "%s: a path the API writes is relative to the workspace, without .., hidden files or folders, node_modules or the runtime file", p)
@@ -77,7 +65,7 @@ func (s *Server) writable(p string, exts []string) *writeRefusal {
 	}
 	named, err := s.commandNames(p)
 	if err != nil {
-		return refuse(http.StatusForbidden, api.Unchecked, "%s: the server cannot tell whether a binding runs it: %v", p, err)
+		return refuse(http.StatusForbidden, api.Unchecked, "%s: the server cannot tell whether a binding runs it: %v", p, err) // commandNames' own sentences
 	}
 	if named != "" {
 		return refuse(http.StatusForbidden, api.RunsProgram, "%s: a binding's command in %s names it; the API does not write what a binding runs", p, named)
@@ -157,29 +145,27 @@ func (s *Server) workspacePath(dir, word string) (string, bool) {
 // raw bytes (application/octet-stream, streamed to disk, up to MaxUpload) or with
 // {"base64": "..."} (application/json, up to Config.MaxBody). At most maxUploads raw
 // uploads stream at once, each holding a connection and a temporary file.
-func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
+func (s *Server) putFile(w http.ResponseWriter, r *http.Request) error {
 	raw := strings.HasPrefix(r.Header.Get("Content-Type"), "application/octet-stream")
 	if raw { // before anything else: a flood of uploads is shed at the cost of a header
 		select {
 		case s.uploads <- struct{}{}:
 			defer func() { <-s.uploads }()
 		default:
-			w.Header().Set("Retry-After", "5")
 			w.Header().Set("Connection", "close") // nothing waits for the body it did not read
-			writeError(w, http.StatusServiceUnavailable, api.Busy, fmt.Sprintf("%d uploads are streaming, the most this server takes at once; retry in a few seconds", cap(s.uploads)))
-			return
+			busy := refuse(http.StatusServiceUnavailable, api.Busy, "%d uploads are streaming, the most this server takes at once; retry in a few seconds", cap(s.uploads))
+			busy.retry = "5"
+			return busy
 		}
 	}
 	p := r.PathValue("path")
 	if refusal := s.writable(p, uploadExtensions); refusal != nil {
-		writeError(w, refusal.status, refusal.code, refusal.message)
-		return
+		return refusal
 	}
 	var body io.Reader
 	if raw {
 		if r.ContentLength > MaxUpload {
-			writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the upload is larger than %d bytes", MaxUpload))
-			return
+			return refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "the upload is larger than %d bytes", MaxUpload)
 		}
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTimeout))
 		body = r.Body
@@ -188,23 +174,25 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Base64 string `json:"base64"`
 		}
-		if !readJSON(w, r, &req) {
-			return
+		if err := readJSON(r, &req); err != nil {
+			return err
 		}
 		data, err := base64.StdEncoding.DecodeString(req.Base64)
+		var at base64.CorruptInputError
+		if errors.As(err, &at) {
+			return refuse(http.StatusBadRequest, api.BadRequest, "base64 does not decode: it goes wrong at byte %d", int64(at))
+		}
 		if err != nil {
-			writeError(w, http.StatusBadRequest, api.BadRequest, "base64 does not decode: "+err.Error())
-			return
+			return refuse(http.StatusBadRequest, api.BadRequest, "base64 does not decode")
 		}
 		body = bytes.NewReader(data)
 	}
 	in := &bodyReader{r: body}
 	info, err := s.writeAtomic(p, in)
 	if err != nil {
-		s.writeFailed(w, p, in.err, err)
-		return
+		return s.writeFailed(p, in.err, err)
 	}
-	writeJSON(w, http.StatusOK, api.Saved{Path: p, Size: info.Size()})
+	return writeJSON(w, http.StatusOK, api.Saved{Path: p, Size: info.Size()})
 }
 
 // bodyReader keeps the error of reading a request body, to tell it from one of writing.
@@ -221,17 +209,16 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// writeFailed answers a failed save of workspace path p: the request body's fault when
-// reading it failed (readErr), else the server's.
-func (s *Server) writeFailed(w http.ResponseWriter, p string, readErr, err error) {
+// writeFailed is the answer to a failed save of workspace path p: the request body's
+// fault when reading it failed (readErr), else the server's.
+func (s *Server) writeFailed(p string, readErr, err error) *apiError {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(readErr, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the upload is larger than %d bytes", tooBig.Limit))
+		return refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "the upload is larger than %d bytes", tooBig.Limit)
 	case readErr != nil:
-		writeError(w, http.StatusBadRequest, api.BadRequest, "the request body did not arrive whole (cut short, or too slow)")
-	default:
-		s.logf("cannot save %s: %v", p, err)
-		writeError(w, http.StatusForbidden, api.Unwritable, "cannot save "+p+" inside the workspace")
+		return refuse(http.StatusBadRequest, api.BadRequest, "the request body did not arrive whole (cut short, or too slow)")
 	}
+	s.logf("cannot save %s: %v", p, err)
+	return refuse(http.StatusForbidden, api.Unwritable, "cannot save %s inside the workspace", p)
 }

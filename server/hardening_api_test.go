@@ -65,17 +65,17 @@ func TestHardeningListingCachesCompiles(t *testing.T) {
 // never a 200 with an empty body (past depth 10,000 encoding/json refuses a value), and no
 // endpoint answers 200 with an empty body however deep the benchmark sent.
 func TestHardeningNoEmptyAnswer(t *testing.T) {
+	rs := serveReal(t, Config{}, nil)
 	deep := json.RawMessage(strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001))
 	for name, v := range map[string]any{"depth 10,001": deep, "NaN": math.NaN()} {
 		rec := httptest.NewRecorder()
-		writeJSON(rec, http.StatusOK, v)
+		rs.handle(func(w http.ResponseWriter, r *http.Request) error { return writeJSON(w, http.StatusOK, v) })(rec, httptest.NewRequest("GET", "/api/x", nil))
 		var e api.Error
 		if rec.Code != http.StatusInternalServerError || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error.Code != "internal" {
 			t.Errorf("%s: %d %q, want 500 with a JSON error", name, rec.Code, rec.Body.String())
 		}
 	}
 
-	rs := serveReal(t, Config{}, nil)
 	const depth = 10_001
 	nested := strings.Repeat("{a: ", depth) + "string" + strings.Repeat("}", depth)
 	body, _ := json.Marshal(map[string]string{"yaml": strings.Replace(invoiceYAML, "{image: image}", nested, 1)})
@@ -305,12 +305,9 @@ func TestHardeningErrorCodesRegistered(t *testing.T) {
 					fn = f.Sel.Name
 				}
 				switch {
-				case (fn == "writeError" || fn == "refuse") && len(n.Args) >= 3:
+				case fn == "writeError" && len(n.Args) >= 3:
 					lit = n.Args[2]
-					if fn == "refuse" {
-						lit = n.Args[1]
-					}
-				case fn == "internalError" && len(n.Args) >= 2:
+				case fn == "refuse" && len(n.Args) >= 2:
 					lit = n.Args[1]
 				}
 			case *ast.AssignStmt:
@@ -318,7 +315,7 @@ func TestHardeningErrorCodesRegistered(t *testing.T) {
 					lit = n.Rhs[0]
 				}
 			case *ast.KeyValueExpr:
-				if key, ok := n.Key.(*ast.Ident); ok && key.Name == "Code" {
+				if key, ok := n.Key.(*ast.Ident); ok && (key.Name == "Code" || key.Name == "code") {
 					lit = n.Value
 				}
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/engine"
+	ws "github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -237,7 +238,9 @@ func TestHardeningCancelDuringSetup(t *testing.T) {
 		made.Add(1)
 		return slowStart{&closed}, nil
 	}
-	j := newJob(b, factory, engine.Options{BenchmarkDir: filepath.Join(dir, "slow"), Paths: s.paths(), Concurrency: slowExamples})
+	plan := &ws.Plan{Name: "slow/benchmark.yaml", IR: b, Canonical: canonical, IRHash: ir.Hash(canonical), Factory: factory,
+		Binding: "slow-system", BenchmarkDir: filepath.Join(dir, "slow"), Paths: s.paths()}
+	j := newJob(plan, ws.Options{Concurrency: slowExamples})
 	id, err := s.runs.enqueue(j, func() (string, error) {
 		run, err := s.st.CreateRun(store.RunSpec{Benchmark: "slow/benchmark.yaml", IR: canonical, IRHash: ir.Hash(canonical),
 			AISystem: b.AISystem, Binding: "slow-system", Options: store.Options{Concurrency: slowExamples}})

@@ -10,13 +10,12 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
-	"github.com/benchy-eval/benchy/ir"
+	ws "github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/store"
 )
 
-// Why a run's context ends.
+// Why a run's context ends (a user's cancel is workspace.ErrCancelled).
 var (
-	errCancelled   = errors.New("cancelled by a user")
 	errShutdown    = errors.New("the server is shutting down")
 	errStoreWrite  = errors.New("storing results failed")
 	errClosing     = errors.New("the server is shutting down and takes no more runs")
@@ -32,12 +31,11 @@ const MaxQueued = 32
 
 // job is one execution of a run: a new run, or a resumed one.
 type job struct {
-	id      string
-	b       *ir.Benchmark
-	factory engine.Factory
-	opts    engine.Options // BenchmarkDir, IRHash, Binding, Concurrency, Limit
-	resume  bool           // reuse the results the store has
-	total   int            // the total the store knows, for a resumed run
+	id     string
+	plan   *ws.Plan
+	opts   ws.Options // Concurrency, Limit
+	resume bool       // reuse the results the store has
+	total  int        // the total the store knows, for a resumed run
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -48,9 +46,9 @@ type job struct {
 	started bool // guarded by manager.mu: taken off the queue
 }
 
-func newJob(b *ir.Benchmark, factory engine.Factory, opts engine.Options) *job {
+func newJob(plan *ws.Plan, opts ws.Options) *job {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &job{b: b, factory: factory, opts: opts, ctx: ctx, cancel: cancel, stop: make(chan struct{}),
+	return &job{plan: plan, opts: opts, ctx: ctx, cancel: cancel, stop: make(chan struct{}),
 		events: newBroker(api.Progress{}), done: make(chan struct{})}
 }
 
@@ -140,7 +138,7 @@ func (m *manager) cancel(id string) error {
 		return m.settleQueued(j, store.Cancelled)
 	}
 	m.mu.Unlock()
-	j.cancel(errCancelled)
+	j.cancel(ws.ErrCancelled)
 	return nil
 }
 
@@ -194,88 +192,61 @@ func (m *manager) execute(j *job) {
 	j.cancel(nil) // release the context
 }
 
-// run executes a job with the engine, storing each result as it comes, and returns what
-// records the run's end: completed with its report, aborted, cancelled, or interrupted (a
-// shutdown, or results that could not be stored: resuming evaluates what is missing). A
-// shutdown stops the engine (engine.Options.Stop): the examples started finish and are
-// stored, and the run is interrupted unless they were its last.
+// run executes a job with the run service `benchy run` uses (workspace.Execute), storing
+// each result as it comes, and returns what records the run's end, by the one rule of
+// workspace.Ending: completed with its report, aborted, cancelled by a user, or
+// interrupted (a shutdown, or results that could not be stored: resuming evaluates what is
+// missing). A shutdown stops the engine (engine.Options.Stop): the examples started finish
+// and are stored, and the run is interrupted unless they were its last.
 func (m *manager) run(j *job) (end func() error) {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(m.log, "benchy: run %s: %s\n", j.id, fmt.Sprintf(format, args...))
 	}
-	setStatus := func(status store.Status) func() error {
-		return func() error { return m.st.SetStatus(j.id, status) }
+	record := func(e ws.End) func() error {
+		return func() error { return e.Record(m.st, j.id) }
 	}
 	if cause := context.Cause(j.ctx); cause != nil { // ended before it started
-		if errors.Is(cause, errCancelled) {
-			return setStatus(store.Cancelled)
-		}
-		return setStatus(store.Interrupted)
+		return record(ws.Ending(j.ctx, nil, cause, nil))
 	}
 	select {
 	case <-j.stop: // the server is shutting down: resume starts it
-		return setStatus(store.Interrupted)
+		return record(ws.Ending(j.ctx, nil, engine.ErrStopped, nil))
 	default:
 	}
 	if err := m.st.MarkRunning(j.id, j.total); err != nil {
 		logf("cannot start: %v", err)
-		return setStatus(store.Interrupted)
+		return record(ws.Ending(j.ctx, nil, err, err))
 	}
-	w := m.st.ResultWriter(j.id)
-	var get func(int) (engine.ExampleResult, bool)
-	if j.resume {
-		get = m.st.Prior(j.id).Get
-	}
-	var werr error
-	evaluated, totalKnown := 0, false
 	opts := j.opts
-	opts.Prior, opts.Stop = get, j.stop
-	opts.OnResult = func(res engine.ExampleResult, reused bool) {
-		if !reused {
-			evaluated++
-			if werr == nil {
-				if werr = w.Add(res); werr != nil {
-					j.cancel(fmt.Errorf("%w: %v", errStoreWrite, werr))
-				}
+	opts.Stop = j.stop
+	if j.resume {
+		opts.Prior = m.st.Prior(j.id).Get
+	}
+	evaluated := 0
+	e := ws.Execute(j.ctx, j.plan, opts, ws.Record{Store: m.st, ID: j.id}, ws.Observer{
+		Result: func(res engine.ExampleResult, reused bool) {
+			if !reused {
+				evaluated++
 			}
-		}
-		j.events.example(api.Example{Index: res.Index, Status: string(res.Status), Score: res.Score})
-	}
-	opts.Progress = func(p engine.Progress) {
-		if !totalKnown {
-			totalKnown = true
-			if err := m.st.MarkRunning(j.id, p.Total); err != nil {
-				logf("%v", err)
+			j.events.example(api.Example{Index: res.Index, Status: string(res.Status), Score: res.Score})
+		},
+		Progress: func(p engine.Progress) {
+			rate := 0.0
+			if s := p.Elapsed.Seconds(); s > 0 {
+				rate = float64(evaluated) / s
 			}
-		}
-		rate := 0.0
-		if s := p.Elapsed.Seconds(); s > 0 {
-			rate = float64(evaluated) / s
-		}
-		j.events.setProgress(api.Progress{Done: p.Done, Total: p.Total, Summary: api.Summary(p.Summary), Rate: rate})
-	}
-	rep, err := engine.Run(j.ctx, j.b, j.factory, opts)
-	if cerr := w.Close(); werr == nil {
-		werr = cerr
-	}
-	var abort *engine.Abort
+			j.events.setProgress(api.Progress{Done: p.Done, Total: p.Total, Summary: api.Summary(p.Summary), Rate: rate})
+		},
+		StoreFailed: func(err error) { j.cancel(fmt.Errorf("%w: %v", errStoreWrite, err)) },
+		Warn:        func(err error) { logf("%v", err) },
+	})
 	switch {
-	case err == nil && werr == nil:
-		return func() error { return m.st.Finish(j.id, rep) }
-	case errors.As(err, &abort):
-		return func() error { return m.st.Abort(j.id, abort) }
-	case werr != nil:
-		logf("interrupted: %v", werr)
-		return setStatus(store.Interrupted)
-	case errors.Is(context.Cause(j.ctx), errCancelled):
-		return setStatus(store.Cancelled)
-	case errors.Is(err, engine.ErrStopped):
-		return setStatus(store.Interrupted)
+	case e.StoreErr != nil:
+		logf("interrupted: %v", e.StoreErr)
+	case e.Status == store.Interrupted && !errors.Is(e.Err, engine.ErrStopped) && !errors.Is(context.Cause(j.ctx), errShutdown):
+		logf("interrupted: %v", e.Err)
 	}
-	if !errors.Is(context.Cause(j.ctx), errShutdown) {
-		logf("interrupted: %v", err)
-	}
-	return setStatus(store.Interrupted)
+	return record(e)
 }
 
 // shutdown stops taking runs and ends those of this server: queued ones at once, running

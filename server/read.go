@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -64,17 +63,16 @@ func (s *Server) readRegular(p string, max int64) ([]byte, fs.FileInfo, error) {
 // save.
 func (s *Server) maxBenchmarkFile() int64 { return s.cfg.MaxBody }
 
-// fileError answers a failed read of workspace file p (a workspace path, safe to show);
-// what describes it ("benchmark").
-func fileError(w http.ResponseWriter, what, p string, err error) {
+// fileError is the answer to a failed read of workspace file p (a workspace path, safe to
+// show); what describes it ("benchmark").
+func fileError(what, p string, err error) *apiError {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		writeError(w, http.StatusNotFound, api.NotFound, "no "+what+" "+p)
+		return refuse(http.StatusNotFound, api.NotFound, "no %s %s", what, p)
 	case errors.Is(err, errNotRegular):
-		writeError(w, http.StatusUnprocessableEntity, api.NotRegular, p+" is not a regular file")
+		return refuse(http.StatusUnprocessableEntity, api.NotRegular, "%s is not a regular file", p)
 	case errors.Is(err, errTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("%s is larger than the server reads", p))
-	default:
-		writeError(w, http.StatusForbidden, api.Unreadable, "cannot read "+p+" inside the workspace")
+		return refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "%s is larger than the server reads", p)
 	}
+	return refuse(http.StatusForbidden, api.Unreadable, "cannot read %s inside the workspace", p)
 }

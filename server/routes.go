@@ -21,45 +21,50 @@ import (
 const RuntimeFile = adapter.RuntimeFile
 
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /api/ontology", s.ontology)
-	s.mux.HandleFunc("POST /api/compile", s.compile)
-	s.mux.HandleFunc("GET /api/bindings", s.bindings)
-	s.mux.HandleFunc("GET /api/benchmarks", s.listBenchmarks)
-	s.mux.HandleFunc("GET /api/benchmarks/{path...}", s.getBenchmark)
-	s.mux.HandleFunc("PUT /api/benchmarks/{path...}", s.putBenchmark)
-	s.mux.HandleFunc("POST /api/runs", s.startRun)
-	s.mux.HandleFunc("GET /api/runs", s.listRuns)
-	s.mux.HandleFunc("PUT /api/files/{path...}", s.putFile)
-	s.mux.HandleFunc("GET /api/runs/compare", s.compareRuns)
-	s.mux.HandleFunc("GET /api/runs/{id}", s.getRun)
-	s.mux.HandleFunc("GET /api/runs/{id}/results", s.runResults)
-	s.mux.HandleFunc("GET /api/runs/{id}/events", s.runEvents)
-	s.mux.HandleFunc("POST /api/runs/{id}/cancel", s.cancelRun)
-	s.mux.HandleFunc("POST /api/runs/{id}/resume", s.resumeRun)
+	for pattern, h := range map[string]handler{
+		"GET /api/ontology":             s.ontology,
+		"POST /api/compile":             s.compile,
+		"GET /api/bindings":             s.bindings,
+		"GET /api/benchmarks":           s.listBenchmarks,
+		"GET /api/benchmarks/{path...}": s.getBenchmark,
+		"PUT /api/benchmarks/{path...}": s.putBenchmark,
+		"POST /api/runs":                s.startRun,
+		"GET /api/runs":                 s.listRuns,
+		"PUT /api/files/{path...}":      s.putFile,
+		"GET /api/runs/compare":         s.compareRuns,
+		"GET /api/runs/{id}":            s.getRun,
+		"GET /api/runs/{id}/results":    s.runResults,
+		"GET /api/runs/{id}/events":     s.runEvents,
+		"POST /api/runs/{id}/cancel":    s.cancelRun,
+		"POST /api/runs/{id}/resume":    s.resumeRun,
+		"/api/":                         s.noEndpoint,
+	} {
+		s.mux.Handle(pattern, s.handle(h))
+	}
 	s.mux.Handle("/", appUI())
-	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, api.NotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path)
-	})
 }
 
-func (s *Server) ontology(w http.ResponseWriter, r *http.Request) {
+func (s *Server) noEndpoint(w http.ResponseWriter, r *http.Request) error {
+	return refuse(http.StatusNotFound, api.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
+}
+
+func (s *Server) ontology(w http.ResponseWriter, r *http.Request) error {
 	reg, _ := ontology.Lookup(ontology.Version)
-	writeJSON(w, http.StatusOK, reg)
+	return writeJSON(w, http.StatusOK, reg)
 }
 
-func (s *Server) compile(w http.ResponseWriter, r *http.Request) {
+func (s *Server) compile(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		YAML string `json:"yaml"`
 	}
-	if !readJSON(w, r, &req) {
-		return
+	if err := readJSON(r, &req); err != nil {
+		return err
 	}
 	res, _, err := compileYAML([]byte(req.YAML))
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return internalError(err)
 	}
-	writeJSON(w, http.StatusOK, res)
+	return writeJSON(w, http.StatusOK, res)
 }
 
 // compileYAML compiles a benchmark's text: the answer, and the IR when it is valid. An
@@ -88,32 +93,32 @@ func wireDiagnostics(ds diag.List) []api.Diagnostic {
 
 // bindings lists the names of the workspace's bindings and providers: never their commands,
 // URLs, environment or keys.
-func (s *Server) bindings(w http.ResponseWriter, r *http.Request) {
+func (s *Server) bindings(w http.ResponseWriter, r *http.Request) error {
 	out := api.Bindings{Bindings: []string{}, Providers: []string{}}
-	rt, ok := s.runtime(w, RuntimeFile)
-	if !ok {
-		return
+	rt, err := s.runtime(RuntimeFile)
+	if err != nil {
+		return err
 	}
-	out.Bindings, out.Providers = append(out.Bindings, rt.Names()...), append(out.Providers, rt.ProviderNames()...)
-	writeJSON(w, http.StatusOK, out)
+	if rt != nil {
+		out.Bindings, out.Providers = append(out.Bindings, rt.Names()...), append(out.Providers, rt.ProviderNames()...)
+	}
+	return writeJSON(w, http.StatusOK, out)
 }
 
 // runtime reads the runtime file at workspace path p, whose folder its commands run in; nil
-// without error when there is none. It answers the request itself (and returns false) when
-// the file is unreadable or invalid.
-func (s *Server) runtime(w http.ResponseWriter, p string) (*adapter.Runtime, bool) {
+// without error when there is none. A file that cannot be read or is not valid is an
+// answer of its own (fileError, invalid_runtime).
+func (s *Server) runtime(p string) (*adapter.Runtime, error) {
 	src, _, err := s.readRegular(p, s.cfg.MaxBody)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, true
+		return nil, nil
 	case err != nil:
-		fileError(w, "runtime file", p, err)
-		return nil, false
+		return nil, fileError("runtime file", p, err)
 	}
 	rt, err := adapter.ParseRuntime(src, filepath.Join(s.dir, filepath.FromSlash(path.Dir(p))))
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), p+" is not valid: "+s.relative(err.Error()))
-		return nil, false
+		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), "%s is not valid: %s", p, s.relative(err.Error()))
 	}
-	return rt, true
+	return rt, nil
 }

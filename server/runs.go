@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/api"
-	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	ws "github.com/benchy-eval/benchy/internal/workspace" // server_test.go has a workspace helper
@@ -48,60 +47,40 @@ const queueFullRetry = "10"
 
 // startRun compiles a benchmark, binds its AI-system and queues a run of it. Nothing is
 // recorded unless the run can start: an invalid benchmark or a missing binding is refused.
-func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	var req api.StartRun
-	if !readJSON(w, r, &req) {
-		return
+	if err := readJSON(r, &req); err != nil {
+		return err
 	}
 	if !validBenchmarkPath(req.Benchmark) {
-		writeError(w, http.StatusBadRequest, api.BadPath, badPathMessage)
-		return
+		return refuse(http.StatusBadRequest, api.BadPath, badPathMessage)
 	}
 	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > MaxConcurrency {
-		writeError(w, http.StatusBadRequest, api.BadRequest, fmt.Sprintf("limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency))
-		return
+		return refuse(http.StatusBadRequest, api.BadRequest, "limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency)
 	}
 	if s.runs.full() { // before the benchmark is read and compiled
-		s.enqueueError(w, errQueueFull)
-		return
+		return errQueueFull
 	}
 	src, _, err := s.readRegular(req.Benchmark, s.maxBenchmarkFile())
 	if err != nil {
-		fileError(w, "benchmark", req.Benchmark, err)
-		return
+		return fileError("benchmark", req.Benchmark, err)
 	}
-	b, ds := compiler.Compile(src)
-	if len(ds) > 0 {
-		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", req.Benchmark, len(ds))
-		e := api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
-		writeJSON(w, http.StatusBadRequest, e)
-		return
-	}
-	canonical, err := ir.Marshal(b)
+	plan, err := s.prepare(req.Benchmark, ws.Source{Name: req.Benchmark, Text: src, YAML: true})
 	if err != nil {
-		s.internalError(w, api.Internal, err)
-		return
+		return err
 	}
-	hash := ir.Hash(canonical)
-	benchDir, paths := s.benchmarkDir(req.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, req.Benchmark, benchDir, paths)
-	if !ok {
-		return
-	}
-	j := newJob(b, factory, engine.Options{BenchmarkDir: benchDir, Paths: paths, IRHash: hash, Binding: binding, Concurrency: workers(req.Concurrency), Limit: req.Limit})
-	spec := store.RunSpec{Benchmark: req.Benchmark, IR: canonical, IRHash: hash, AISystem: b.AISystem, Binding: binding,
-		Options: store.Options{Limit: req.Limit, Concurrency: req.Concurrency}}
+	j := newJob(plan, ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit})
+	spec := plan.Spec(req.Benchmark, store.Options{Limit: req.Limit, Concurrency: req.Concurrency})
 	id, err := s.runs.enqueue(j, func() (string, error) {
 		run, err := s.st.CreateRun(spec)
 		return run.ID, err
 	})
 	if err != nil {
 		j.cancel(nil)
-		s.enqueueError(w, err)
-		return
+		return enqueueFailed(err)
 	}
 	w.Header().Set("Location", api.RunPath(id))
-	writeJSON(w, http.StatusAccepted, api.Started{ID: id})
+	return writeJSON(w, http.StatusAccepted, api.Started{ID: id})
 }
 
 // benchmarkDir is the directory of a workspace benchmark: its data and artifacts resolve
@@ -117,46 +96,48 @@ func (s *Server) paths() engine.Paths {
 	return engine.Paths{Workspace: s.dir, Private: s.privateFiles()}
 }
 
-// bind finds the adapter factory for b's AI-system, the benchmark at workspace path
-// benchmark, in the runtime file it binds through (ws.Runtime: the nearest at or
-// above its folder, as `benchy run` finds it), or answers why there is none (422) and
-// returns false.
-func (s *Server) bind(w http.ResponseWriter, b *ir.Benchmark, benchmark, benchDir string, paths engine.Paths) (engine.Factory, string, bool) {
-	var rt *adapter.Runtime
-	if p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark)); found {
-		var ok bool
-		if rt, ok = s.runtime(w, p); !ok {
-			return nil, "", false
-		}
-	}
-	if rt == nil {
-		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), ws.NoRuntime(b.AISystem))
-		return nil, "", false
-	}
-	factory, binding, err := rt.FactoryIn(b, benchDir, paths, s.cfg.Log)
+// prepare plans a run of the benchmark at workspace path benchmark (src: its text, or a
+// stored run's IR) with the run service `benchy run` uses (workspace.Prepare), bound
+// through the runtime file the one rule names (workspace.Runtime: the nearest at or above
+// the benchmark's folder). A benchmark that does not compile is a 400 with its
+// diagnostics; one no runtime file binds, or whose binding cannot be used here, a 422.
+func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
+	plan, err := ws.Prepare(src, ws.Setup{Dir: s.benchmarkDir(benchmark), Paths: s.paths(), Log: s.cfg.Log,
+		Runtime: func() (*adapter.Runtime, string, error) {
+			p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark))
+			if !found {
+				return nil, "", nil
+			}
+			rt, err := s.runtime(p)
+			return rt, filepath.Join(s.dir, filepath.FromSlash(p)), err
+		}})
+	var ds diag.List
+	var unusable *ws.Unusable
 	switch {
-	case errors.Is(err, engine.ErrMissingBinding):
-		writeError(w, http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), s.relative(err.Error()))
-		return nil, "", false
-	case err != nil: // a provider that is defined but cannot be used: its key's variable unset, say
-		writeError(w, http.StatusUnprocessableEntity, api.BindingUnusable, s.relative(err.Error()))
-		return nil, "", false
+	case err == nil:
+		return plan, nil
+	case errors.As(err, &unusable): // a provider that is defined but cannot be used: its key's variable unset, say
+		return nil, refuse(http.StatusUnprocessableEntity, api.BindingUnusable, "%s", s.relative(err.Error()))
+	case errors.As(err, &ds) && ds.Has(diag.MissingBinding):
+		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), "%s", s.relative(ds[0].Message))
+	case errors.As(err, &ds):
+		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", benchmark, len(ds))
+		e := refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s", msg)
+		e.body = api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
+		return nil, e
 	}
-	return factory, binding, true
+	return nil, err // the runtime file's answer (fileError, invalid_runtime), or the server's failure
 }
 
-func (s *Server) enqueueError(w http.ResponseWriter, err error) {
-	switch {
-	case errors.Is(err, errClosing):
-		writeError(w, http.StatusServiceUnavailable, api.ShuttingDown, err.Error())
-	case errors.Is(err, errQueueFull):
-		w.Header().Set("Retry-After", queueFullRetry)
-		writeError(w, http.StatusTooManyRequests, api.QueueFull, fmt.Sprintf("%d runs wait to start beside the %d running, the most this server queues; retry once one has started", MaxQueued, s.cfg.MaxRuns))
-	case errors.Is(err, store.ErrTransition):
-		writeError(w, http.StatusConflict, api.NotResumable, err.Error())
-	default:
-		s.internalError(w, api.StoreError, err)
+// enqueueFailed is the answer to a run the manager did not queue.
+func enqueueFailed(err error) error {
+	if errors.Is(err, store.ErrTransition) {
+		return refuse(http.StatusConflict, api.NotResumable, "%s", err.Error()) // the store's sentence: the run's status
 	}
+	if errors.Is(err, errClosing) || errors.Is(err, errQueueFull) {
+		return err
+	}
+	return storeError(err)
 }
 
 // view is a stored run as the API shows it: while this server runs it, total, summary
@@ -182,81 +163,74 @@ func (s *Server) view(run store.Run) api.Run {
 	return v
 }
 
-func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	limit, ok := intParam(w, q, "limit", 100, 1)
-	if !ok {
-		return
+	limit, err := intParam(q, "limit", 100, 1)
+	if err != nil {
+		return err
 	}
 	runs, err := s.st.ListRuns(store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash")}, min(limit, maxListLimit))
 	if err != nil {
-		s.internalError(w, api.StoreError, err)
-		return
+		return storeError(err)
 	}
 	out := api.Runs{Runs: make([]api.Run, 0, len(runs))}
 	for _, run := range runs {
 		out.Runs = append(out.Runs, s.view(run))
 	}
-	writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	run, err := s.st.GetRun(r.PathValue("id"))
 	if err != nil {
-		s.runError(w, err)
-		return
+		return storeError(err)
 	}
-	writeJSON(w, http.StatusOK, s.view(run))
+	return writeJSON(w, http.StatusOK, s.view(run))
 }
 
 // intParam reads an optional integer query parameter of at least least.
-func intParam(w http.ResponseWriter, q url.Values, name string, def, least int) (int, bool) {
+func intParam(q url.Values, name string, def, least int) (int, error) {
 	v := q.Get(name)
 	if v == "" {
-		return def, true
+		return def, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < least {
-		writeError(w, http.StatusBadRequest, api.BadRequest, fmt.Sprintf("%s must be an integer of at least %d", name, least))
-		return 0, false
+		return 0, refuse(http.StatusBadRequest, api.BadRequest, "%s must be an integer of at least %d", name, least)
 	}
-	return n, true
+	return n, nil
 }
 
 // runResults serves a page of a run's results (?status=&after=&limit=), or with ?format=
 // all of them as a download.
-func (s *Server) runResults(w http.ResponseWriter, r *http.Request) {
+func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 	id, q := r.PathValue("id"), r.URL.Query()
 	if q.Has("format") {
-		s.exportRun(w, id, q)
-		return
+		return s.exportRun(w, id, q)
 	}
 	pq := store.PageQuery{Status: engine.Status(q.Get("status"))}
 	switch pq.Status {
 	case "", engine.StatusValid, engine.StatusInvalidOutput, engine.StatusExecutionError:
 	default:
-		writeError(w, http.StatusBadRequest, api.BadRequest, "status is valid, invalid_output or execution_error")
-		return
+		return refuse(http.StatusBadRequest, api.BadRequest, "status is valid, invalid_output or execution_error")
 	}
-	var ok bool
-	if pq.After, ok = intParam(w, q, "after", store.First, store.First); !ok {
-		return
+	var err error
+	if pq.After, err = intParam(q, "after", store.First, store.First); err != nil {
+		return err
 	}
-	if pq.Limit, ok = intParam(w, q, "limit", 100, 1); !ok {
-		return
+	if pq.Limit, err = intParam(q, "limit", 100, 1); err != nil {
+		return err
 	}
 	pq.Limit = min(pq.Limit, maxPageLimit)
 	run, err := s.st.GetRun(id)
 	if err != nil {
-		s.runError(w, err)
-		return
+		return storeError(err)
 	}
 	page, err := s.st.Page(id, pq)
 	if err != nil {
-		s.internalError(w, api.StoreError, err)
-		return
+		return storeError(err)
 	}
-	writeJSON(w, http.StatusOK, s.withRows(run, page))
+	return writeJSON(w, http.StatusOK, s.withRows(run, page))
 }
 
 // exportTypes are the content types of the export formats.
@@ -267,16 +241,14 @@ var exportTypes = map[store.Format]string{
 }
 
 // exportRun streams every result of a run from the store, row by row.
-func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
+func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) error {
 	format := store.Format(q.Get("format"))
 	ct, ok := exportTypes[format]
 	if !ok {
-		writeError(w, http.StatusBadRequest, api.BadFormat, "format is json, jsonl or csv")
-		return
+		return refuse(http.StatusBadRequest, api.BadFormat, "format is json, jsonl or csv")
 	}
 	if q.Has("status") || q.Has("after") || q.Has("limit") {
-		writeError(w, http.StatusBadRequest, api.BadRequest, "an export has every result: status, after and limit are for pages")
-		return
+		return refuse(http.StatusBadRequest, api.BadRequest, "an export has every result: status, after and limit are for pages")
 	}
 	out := &lazyResponse{w: w, header: func(h http.Header) {
 		h.Set("Content-Type", ct)
@@ -285,14 +257,14 @@ func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) {
 	err := s.st.Export(id, format, out)
 	switch {
 	case err == nil:
+		return nil
 	case out.started:
 		// Part of the body is out: break the connection rather than end it looking complete.
 		panic(http.ErrAbortHandler)
-	case errors.Is(err, store.ErrNoReport):
-		writeError(w, http.StatusConflict, api.NotFinished, err.Error()+": the json document needs a completed run; jsonl and csv export any run")
-	default:
-		s.runError(w, err)
+	case errors.Is(err, store.ErrNoReport): // the store's sentence: the run's status
+		return refuse(http.StatusConflict, api.NotFinished, "%s: the json document needs a completed run; jsonl and csv export any run", err.Error())
 	}
+	return storeError(err)
 }
 
 // lazyResponse sends its header with the first byte of the body, so that an error found
@@ -349,39 +321,35 @@ func (s *Server) elsewhere(run store.Run) string {
 	return o.String()
 }
 
-func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
+func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	switch err := s.runs.cancel(id); {
 	case err == nil:
-		writeJSON(w, http.StatusAccepted, api.Started{ID: id})
-	case errors.Is(err, errNotExecuted):
-		stored, err := s.st.GetRun(id)
-		if err != nil {
-			s.runError(w, err)
-			return
-		}
-		run := s.settled(stored)
-		switch owner := s.elsewhere(run); {
-		case run.Status != stored.Status:
-			writeError(w, http.StatusConflict, api.NotRunning, fmt.Sprintf("run %s was %s in a process that is gone: it is interrupted now; resuming it evaluates only what is missing", id, stored.Status))
-		case owner != "":
-			writeError(w, http.StatusConflict, api.OtherProcess, fmt.Sprintf("run %s is %s in %s, not in this server: stop it there (Ctrl-C where it runs)", id, run.Status, owner))
-		default:
-			writeError(w, http.StatusConflict, api.NotRunning, fmt.Sprintf("run %s is %s: only a queued or running run can be cancelled", id, run.Status))
-		}
-	default:
-		s.internalError(w, api.StoreError, err)
+		return writeJSON(w, http.StatusAccepted, api.Started{ID: id})
+	case !errors.Is(err, errNotExecuted):
+		return storeError(err)
 	}
+	stored, err := s.st.GetRun(id)
+	if err != nil {
+		return storeError(err)
+	}
+	run := s.settled(stored)
+	switch owner := s.elsewhere(run); {
+	case run.Status != stored.Status:
+		return refuse(http.StatusConflict, api.NotRunning, "run %s was %s in a process that is gone: it is interrupted now; resuming it evaluates only what is missing", id, stored.Status)
+	case owner != "":
+		return refuse(http.StatusConflict, api.OtherProcess, "run %s is %s in %s, not in this server: stop it there (Ctrl-C where it runs)", id, run.Status, owner)
+	}
+	return refuse(http.StatusConflict, api.NotRunning, "run %s is %s: only a queued or running run can be cancelled", id, run.Status)
 }
 
 // resumeRun runs an interrupted or cancelled run again from its stored IR: the examples
 // with a stored result are reused, only the missing ones go to the AI-system.
-func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
+func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	run, err := s.st.GetRun(id)
 	if err != nil {
-		s.runError(w, err)
-		return
+		return storeError(err)
 	}
 	run = s.settled(run) // a run whose process is gone is interrupted: resumable now
 	if run.Status != store.Interrupted && run.Status != store.Cancelled {
@@ -391,35 +359,27 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) {
 		} else if run.Status == store.Queued || run.Status == store.Running {
 			what += " in this server"
 		}
-		writeError(w, http.StatusConflict, api.NotResumable, fmt.Sprintf("run %s is %s: only an interrupted or cancelled run can be resumed", id, what))
-		return
+		return refuse(http.StatusConflict, api.NotResumable, "run %s is %s: only an interrupted or cancelled run can be resumed", id, what)
 	}
-	dir := path.Dir(run.Benchmark)
-	if !fs.ValidPath(dir) {
-		writeError(w, http.StatusConflict, api.NotResumable, fmt.Sprintf("run %s's benchmark %s is not a workspace path", id, run.Benchmark))
-		return
+	if !fs.ValidPath(path.Dir(run.Benchmark)) {
+		return refuse(http.StatusConflict, api.NotResumable, "run %s's benchmark %s is not a workspace path", id, run.Benchmark)
 	}
 	b, err := ir.Unmarshal(run.IR)
 	if err != nil {
-		s.internalError(w, api.StoreError, fmt.Errorf("run %s's stored IR: %w", id, err))
-		return
+		return storeError(fmt.Errorf("run %s's stored IR: %w", id, err))
 	}
 	if s.runs.full() {
-		s.enqueueError(w, errQueueFull)
-		return
+		return errQueueFull
 	}
-	benchDir, paths := s.benchmarkDir(run.Benchmark), s.paths()
-	factory, binding, ok := s.bind(w, b, run.Benchmark, benchDir, paths)
-	if !ok {
-		return
+	plan, err := s.prepare(run.Benchmark, ws.Source{Name: run.Benchmark, IR: b, Canonical: run.IR, IRHash: run.IRHash})
+	if err != nil {
+		return err
 	}
-	j := newJob(b, factory, engine.Options{BenchmarkDir: benchDir, Paths: paths, IRHash: run.IRHash, Binding: binding,
-		Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit})
+	j := newJob(plan, ws.Options{Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit})
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
 		j.cancel(nil)
-		s.enqueueError(w, err)
-		return
+		return enqueueFailed(err)
 	}
-	writeJSON(w, http.StatusAccepted, api.Started{ID: id})
+	return writeJSON(w, http.StatusAccepted, api.Started{ID: id})
 }

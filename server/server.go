@@ -202,16 +202,16 @@ func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if code, msg, ok := s.hosts.check(r); !ok {
-			writeError(w, http.StatusForbidden, code, msg)
+			s.answerError(w, r, refuse(http.StatusForbidden, code, "%s", msg))
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if !s.authorized(r) {
-				writeError(w, http.StatusUnauthorized, api.Unauthorized, "this server needs Authorization: Bearer <token>")
+				s.answerError(w, r, refuse(http.StatusUnauthorized, api.Unauthorized, "this server needs Authorization: Bearer <token>"))
 				return
 			}
 			if changesState(r) && !bodyTypeAccepted(r) {
-				writeError(w, http.StatusUnsupportedMediaType, api.JSONRequired, "send the request body as application/json (an upload may also be application/octet-stream)")
+				s.answerError(w, r, refuse(http.StatusUnsupportedMediaType, api.JSONRequired, "send the request body as application/json (an upload may also be application/octet-stream)"))
 				return
 			}
 			limit := s.cfg.MaxBody
@@ -255,50 +255,52 @@ func isUpload(r *http.Request) bool {
 }
 
 // writeError answers an error: code is registered in api.Codes, or a diagnostic's.
+// Handlers return their errors instead (answerError writes them).
 func writeError(w http.ResponseWriter, status int, code api.Code, message string) {
-	writeJSON(w, status, api.Error{Error: api.ErrorDetail{Code: code, Message: message}})
+	if writeJSON(w, status, api.Error{Error: api.ErrorDetail{Code: code, Message: message}}) != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, unencodable)
+	}
 }
 
-// unencodable is the answer when a value cannot be written as JSON.
-const unencodable = `{"error":{"code":"internal","message":"the answer could not be written as JSON"}}` + "\n"
+// unencodable is the answer when an error cannot be written as JSON.
+const unencodable = `{"error":{"code":"internal","message":"internal error"}}` + "\n"
 
-// writeJSON encodes v before anything is sent, so that a value that cannot be encoded is
-// answered as a 500 with a JSON error, never as a 200 with an empty body.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// writeJSON answers v as JSON with status. It encodes v before anything is sent, so that a
+// value that cannot be encoded is returned as the server's failure (answered 500 by
+// answerError), never sent as a 200 with an empty body.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		buf.Reset()
-		buf.WriteString(unencodable)
-		status = http.StatusInternalServerError
+		return internalError(fmt.Errorf("the answer could not be written as JSON: %w", err))
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+	return nil
 }
 
 // readJSON decodes a request body strictly: one JSON value (nothing after it), UTF-8, no
 // key twice in an object, no field the request does not define, names matched exactly
 // (encoding/json would take "YAML" for "yaml", and keep the last of two). A body over the
 // limit is a 413.
-func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+func readJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, api.TooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
-		} else {
-			writeError(w, http.StatusBadRequest, api.BadRequest, "the request body could not be read (cut short, or too slow)")
+			return refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "the request body is larger than %d bytes", tooBig.Limit)
 		}
-		return false
+		return refuse(http.StatusBadRequest, api.BadRequest, "the request body could not be read (cut short, or too slow)")
 	}
 	if err := jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		writeError(w, http.StatusBadRequest, api.BadRequest, "the request body is not the expected JSON: "+jsonProblem(err))
-		return false
+		return refuse(http.StatusBadRequest, api.BadRequest, "the request body is not the expected JSON: %s", jsonProblem(err))
 	}
-	return true
+	return nil
 }
 
 // jsonProblem says what is wrong with a request body in the API's terms, not Go's.

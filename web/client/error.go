@@ -51,12 +51,7 @@ func Offline(err error) bool {
 // decodeError reads an error answer of status: the api.Error body, or only the status
 // when the body is not one (a proxy's page, say).
 func decodeError(status int, body []byte) *Error {
-	var wire struct {
-		Error struct {
-			api.ErrorDetail
-			RequestID string `json:"request_id"` // sent by servers that log a request id
-		} `json:"error"`
-	}
+	var wire api.Error
 	json.Unmarshal(body, &wire)
 	d := wire.Error
 	return &Error{Status: status, Code: d.Code, Message: d.Message, RequestID: d.RequestID}

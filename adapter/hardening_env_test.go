@@ -3,7 +3,6 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -73,36 +72,6 @@ func TestHardeningMinimalEnvironment(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("the command's environment has %v, want exactly %v", names, want)
-	}
-}
-
-// TestHardeningRuntimeEnv: env lists names, strictly; a value is never repeated.
-func TestHardeningRuntimeEnv(t *testing.T) {
-	rt, err := ParseRuntime([]byte("bindings:\n  a:\n    command: [x]\n    env: [HF_HOME, OPENAI_API_KEY]\n  b:\n    command: [x]\n    env: []\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rt.bindings["a"].env; !slices.Equal(got, []string{"HF_HOME", "OPENAI_API_KEY"}) {
-		t.Errorf("env = %v", got)
-	}
-	for _, c := range []struct{ src, want string }{
-		{"env: HF_HOME", "env must be a list of environment variable names"},
-		{"env: {OPENAI_API_KEY: sk-secret-value}", "env must be a list of environment variable names"},
-		{"env: [OPENAI_API_KEY=sk-secret-value]", "env[0] must be the name of an environment variable"},
-		{"env: [1X]", "env[0] must be the name"},
-		{"env: [A, [B]]", "env[1] must be the name"},
-		{"env: [A, A]", "env lists A twice"},
-		{"enb: [A]", `unknown key "enb"`},
-	} {
-		_, err := ParseRuntime([]byte("bindings:\n  a:\n    command: [x]\n    "+c.src+"\n"), t.TempDir())
-		var re *RuntimeError
-		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "sk-secret") {
-			t.Errorf("%s: %v, want %q (and no value repeated)", c.src, err, c.want)
-		}
-	}
-	_, err = ParseRuntime([]byte("bindings:\n  a:\n    http: http://127.0.0.1:1/x\n    env: [A]\n"), t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "an http binding starts no process") {
-		t.Errorf("env on an http binding: %v", err)
 	}
 }
 

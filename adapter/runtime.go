@@ -12,19 +12,18 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/adapter/provider"
-	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/adapter/runtimefile"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/redact"
 	"github.com/benchy-eval/benchy/internal/suggest"
 	"github.com/benchy-eval/benchy/ir"
 )
 
-// DefaultTimeout bounds one example when a binding names no timeout: long enough for a slow
-// model behind a command, short enough that a hung system does not stall a run for good.
-const DefaultTimeout = 60 * time.Second
-
-// Runtime is a parsed runtime file: how this machine reaches each AI-system. It is kept
-// apart from the benchmark so that the same benchmark runs against a command on a laptop
+// Runtime is a runtime file bound to this machine: how it reaches each AI-system. Package
+// runtimefile reads the file into plain data; ParseRuntime and LoadRuntime bind that data
+// (commands resolved against the file's folder, URL tokens set apart for masking), and
+// Factory checks, before a run, that what a binding runs is installed. A runtime file is
+// kept apart from the benchmark so that the same benchmark runs against a command on a laptop
 // and an endpoint in production, and so that nothing machine-specific enters the IR.
 //
 // Bindings and providers hold command lines and URLs, which may carry secrets; Runtime
@@ -40,7 +39,7 @@ type Runtime struct {
 type binding struct {
 	name     string
 	command  []string // a relative program path is already resolved against dir
-	requires []requirement
+	requires []runtimefile.Requirement
 	env      []string // the variables passed to the command besides baseEnv, by name
 	url      string
 	secrets  *redact.Secrets // an http binding's URL tokens, masked in what it answers
@@ -53,9 +52,10 @@ type binding struct {
 // bind a benchmark through the nearest at or above its folder (package internal/workspace).
 const RuntimeFile = "benchy.runtime.yaml"
 
-// LoadRuntime reads and parses the runtime file at path. Commands run in the file's
-// directory. Every error it returns is an invalid_runtime problem; a *RuntimeError lists
-// each one with its position.
+// LoadRuntime reads the runtime file at path and binds it (ParseRuntime). Commands run in
+// the file's directory. An invalid file's error is its diagnostics (a diag.List, each with
+// code invalid_runtime and File path), one "FILE:LINE:COL: invalid_runtime: message" line
+// each; one that cannot be read says so.
 func LoadRuntime(path string) (*Runtime, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -64,39 +64,49 @@ func LoadRuntime(path string) (*Runtime, error) {
 	return parseRuntime(src, filepath.Dir(path), path)
 }
 
-// ParseRuntime parses a runtime file's text; dir is the directory commands run in, made
-// absolute here so that a later change of working directory does not move it.
+// ParseRuntime parses a runtime file's text (runtimefile.Parse) and binds it: dir is the
+// directory commands run in and a relative program path is found from, made absolute here
+// so that a later change of working directory does not move it. An invalid file's error is
+// its diagnostics, a diag.List without a File.
 func ParseRuntime(src []byte, dir string) (*Runtime, error) {
 	return parseRuntime(src, dir, "")
 }
 
 func parseRuntime(src []byte, dir, file string) (*Runtime, error) {
+	f, ds := runtimefile.Parse(src)
+	if len(ds) > 0 {
+		if file != "" {
+			ds = ds.In(file)
+		}
+		return nil, ds.Err()
+	}
+	return bind(f, dir, file)
+}
+
+// bind makes the adapters' settings of a parsed file: each command in dir, a relative
+// program found from it, each http binding's URL tokens masked in what it answers.
+func bind(f *runtimefile.File, dir, file string) (*Runtime, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("runtime file directory %s: %w", dir, err)
 	}
-	p := &runtimeParser{dir: abs, rt: &Runtime{file: file, bindings: map[string]*binding{}, providers: map[string]provider.Config{}}}
-	p.parse(src)
-	if len(p.diags) > 0 {
-		return nil, &RuntimeError{File: file, Diags: p.diags.Sort()}
+	rt := &Runtime{file: file, bindings: map[string]*binding{}, providers: map[string]provider.Config{}}
+	for _, fb := range f.Bindings {
+		b := &binding{name: fb.Name, command: slices.Clone(fb.Command), requires: fb.Requires, env: fb.Env, url: fb.URL, timeout: fb.Timeout, dir: abs}
+		// A program given as a path is found from the runtime file, as its working
+		// directory is; a bare name is looked up in PATH.
+		if len(b.command) > 0 && strings.ContainsAny(b.command[0], "/"+string(filepath.Separator)) && !filepath.IsAbs(b.command[0]) {
+			b.command[0] = filepath.Join(abs, b.command[0])
+		}
+		if b.url != "" {
+			b.secrets = urlSecrets(b.url)
+		}
+		rt.bindings[b.name] = b
 	}
-	return p.rt, nil
-}
-
-// RuntimeError lists every problem of a runtime file, each with code diag.InvalidRuntime,
-// the keys leading to it and its position.
-type RuntimeError struct {
-	File  string // as given to LoadRuntime; empty for ParseRuntime
-	Diags diag.List
-}
-
-// Error renders the problems one per line, as "FILE:LINE:COL: invalid_runtime: message".
-func (e *RuntimeError) Error() string {
-	name := e.File
-	if name == "" {
-		name = "runtime file"
+	for _, cfg := range f.Providers {
+		rt.providers[cfg.Name] = cfg
 	}
-	return strings.TrimSuffix(e.Diags.Format(name), "\n")
+	return rt, nil
 }
 
 // Names lists the bound AI-system ids, sorted: what may be shown of a runtime file.
@@ -141,11 +151,6 @@ func (r *Runtime) FactoryIn(b *ir.Benchmark, benchDir string, paths engine.Paths
 	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
 }
 
-// requirement is a program a command binding needs, and the package that installs it.
-type requirement struct {
-	program, pkg string
-}
-
 // installed checks, before any example runs, that the binding's command and the programs it
 // requires are on this machine: a missing one is a missing binding that says what to install,
 // not an error on every example.
@@ -159,12 +164,12 @@ func (b *binding) installed() error {
 	}
 	var missing, pkgs []string
 	for _, r := range b.requires {
-		if filepath.IsAbs(r.program) {
-			if _, err := os.Stat(r.program); err != nil {
-				missing, pkgs = append(missing, r.program), append(pkgs, r.pkg)
+		if filepath.IsAbs(r.Program) {
+			if _, err := os.Stat(r.Program); err != nil {
+				missing, pkgs = append(missing, r.Program), append(pkgs, r.Package)
 			}
-		} else if _, err := exec.LookPath(r.program); err != nil {
-			missing, pkgs = append(missing, r.program), append(pkgs, r.pkg)
+		} else if _, err := exec.LookPath(r.Program); err != nil {
+			missing, pkgs = append(missing, r.Program), append(pkgs, r.Package)
 		}
 	}
 	if len(missing) > 0 {

@@ -10,8 +10,8 @@ import (
 // Compile parses, validates and lowers a Benchy YAML benchmark. It returns the IR, or nil and
 // every diagnostic found, sorted by position. Validation runs on text that did not parse
 // only when its structure is known despite the problem (a duplicate key, an anchor, a tag);
-// lowering runs only when nothing was reported. At most maxDiagnostics are returned, the
-// last saying how many more there were.
+// lowering runs only when nothing was reported. At most 100 diagnostics
+// (yamlnode.MaxDiagnostics) are returned, the last saying how many more there were.
 func Compile(src []byte) (*ir.Benchmark, diag.List) {
 	return compile(src, ontology.Lookup)
 }
@@ -34,12 +34,12 @@ func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) 
 func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
 	root, ds, dropped := yamlnode.Parse(src, yamlnode.Options{})
 	if root == nil {
-		return nil, limit(ds.Sort(), 0)
+		return nil, yamlnode.Limit(ds.Sort(), 0)
 	}
 	c := &checker{lookup: lookup, diags: ds, dropped: dropped}
 	c.check(root)
 	if len(c.diags) > 0 {
-		return nil, limit(c.diags.Sort(), c.dropped)
+		return nil, yamlnode.Limit(c.diags.Sort(), c.dropped)
 	}
 	return lower(&c.m), nil
 }

@@ -22,7 +22,7 @@ func Format(src []byte) ([]byte, diag.List) {
 			d.Message = fmt.Sprintf("fmt: the YAML parser cannot keep this file's comments (%s); move comments out of flow collections", d.Message)
 			return nil, diag.List{d}
 		}
-		return nil, limit(ds.Sort(), dropped)
+		return nil, yamlnode.Limit(ds.Sort(), dropped)
 	}
 	out, kept := write(root)
 	if want := yamlnode.CountComments(src); kept != want {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -161,9 +162,9 @@ func TestEveryCodeHasACase(t *testing.T) {
 			t.Errorf("%s: compiles, but should fail with %s", c.name, code)
 		}
 		if diag.Code(code) == diag.TooManyDiagnostics {
-			// It sums up the problems left out, so comes after maxDiagnostics others.
-			if len(ds) != maxDiagnostics+1 || ds[len(ds)-1].Code != diag.TooManyDiagnostics || ds[:maxDiagnostics].Has(diag.TooManyDiagnostics) {
-				t.Errorf("%s: %d diagnostics; want %d ending with the one %s", c.name, len(ds), maxDiagnostics+1, code)
+			// It sums up the problems left out, so comes after MaxDiagnostics others.
+			if len(ds) != yamlnode.MaxDiagnostics+1 || ds[len(ds)-1].Code != diag.TooManyDiagnostics || ds[:yamlnode.MaxDiagnostics].Has(diag.TooManyDiagnostics) {
+				t.Errorf("%s: %d diagnostics; want %d ending with the one %s", c.name, len(ds), yamlnode.MaxDiagnostics+1, code)
 			}
 			seen[diag.Code(code)] = true
 			continue

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // hardShape is a pathological input and the code it must be refused with.
@@ -105,7 +106,7 @@ func shapes() []hardShape {
 
 // TestHardeningShapes (issue 11, finding 3): 1 MB of each pathological shape compiles in at
 // most 200 ms and 100 MB of allocation, to a clear diagnostic with a registered code, at
-// most maxDiagnostics+1 of them. Each was quadratic or worse (10,000-deep nesting took 3-4
+// most yamlnode.MaxDiagnostics+1 of them. Each was quadratic or worse (10,000-deep nesting took 3-4
 // GB; 200,000 aliases 131 s; 10,000 duplicate keys 450 MB) or unbounded in its answer.
 func TestHardeningShapes(t *testing.T) {
 	for _, s := range shapes() {
@@ -121,7 +122,7 @@ func TestHardeningShapes(t *testing.T) {
 			if alloc > 100e6 {
 				t.Errorf("allocated %.1f MB, over 100 MB", float64(alloc)/1e6)
 			}
-			if len(ds) > maxDiagnostics+1 {
+			if len(ds) > yamlnode.MaxDiagnostics+1 {
 				t.Errorf("%d diagnostics, over the cap", len(ds))
 			}
 			if !ds.Has(s.code) {

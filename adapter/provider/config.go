@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/benchy-eval/benchy/ir"
@@ -29,10 +30,17 @@ type Config struct {
 	APIKeyEnv         string        // the environment variable holding the key; "" for none
 	MaxConcurrency    int           // requests in flight at once, across workers; 0: no cap
 	RequestsPerMinute int           // 0: no limit
-	MaxRetries        int           // retries after the first attempt
+	MaxRetries        int           // retries after the first attempt: 0 for none (the runtime file's parser writes DefaultMaxRetries when it gives none)
 	Timeout           time.Duration // per request
 	StructuredOutput  string        // ModeJSONSchema or ModeJSONMode
 }
+
+// String shows the provider's name and kind, never its base URL, which may hold a token:
+// a Config is part of a parsed runtime file, and is logged and printed as one.
+func (c Config) String() string { return fmt.Sprintf("provider %q (%s)", c.Name, c.Kind) }
+
+// GoString is String, so that %#v shows no secret either.
+func (c Config) GoString() string { return c.String() }
 
 // Defaults fill what a provider entry leaves out.
 const (
@@ -48,17 +56,13 @@ func DefaultBaseURL(k Kind) string {
 	return "https://api.openai.com/v1"
 }
 
-// withDefaults returns c with defaults filled in.
+// withDefaults returns c with defaults filled in where a zero value means nothing (no base
+// URL, no timeout, no mode). MaxRetries is not among them: zero retries is a setting.
 func (c Config) withDefaults() Config {
 	if c.BaseURL == "" {
 		c.BaseURL = DefaultBaseURL(c.Kind)
 	}
-	if c.MaxRetries == 0 {
-		c.MaxRetries = DefaultMaxRetries
-	}
-	if c.MaxRetries < 0 {
-		c.MaxRetries = 0
-	}
+	c.MaxRetries = max(c.MaxRetries, 0)
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
 	}

@@ -122,6 +122,23 @@ func TestMediaType(t *testing.T) {
 	}
 }
 
+// TestZeroRetries: MaxRetries 0 is one attempt and no retry, as the runtime file's
+// max_retries: 0 says. It used to mean "the default" (5), so that the runtime file had to
+// write an explicit 0 as the sentinel -1.
+func TestZeroRetries(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	c := newClient(Config{Timeout: time.Second}.withDefaults(), "")
+	c.sleep = func(context.Context, time.Duration) error { return nil }
+	if _, f := c.send(context.Background(), srv.URL, http.Header{}, literalBody([]byte(`{}`))); f == nil || f.Code != diag.ProviderError || calls.Load() != 1 {
+		t.Errorf("MaxRetries 0: %v after %d requests, want provider_error after 1", f, calls.Load())
+	}
+}
+
 // TestSendRetries: 429 and 5xx are retried with the server's Retry-After or a backoff,
 // other 4xx are not, and spent retries give provider_error with the status.
 func TestSendRetries(t *testing.T) {
@@ -158,7 +175,6 @@ func TestSendRetries(t *testing.T) {
 		calls.Store(0)
 		replies = tt.replies
 		c := newClient(Config{MaxRetries: 2, Timeout: time.Second}.withDefaults(), "")
-		c.cfg.MaxRetries = 2
 		var waits []time.Duration
 		c.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
 		c.jitter = func() float64 { return 0.5 } // no jitter: the base backoff
@@ -187,7 +203,7 @@ func TestSendTimeoutAndUnreachable(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	c := newClient(Config{Timeout: 50 * time.Millisecond, MaxRetries: -1}.withDefaults(), "")
+	c := newClient(Config{Timeout: 50 * time.Millisecond, MaxRetries: 0}.withDefaults(), "")
 	if _, f := c.send(context.Background(), slow.URL, http.Header{}, literalBody(nil)); f == nil || f.Code != diag.Timeout {
 		t.Errorf("slow server: %+v, want timeout", f)
 	}

@@ -35,7 +35,7 @@ func urlTask() Task {
 
 func urlAdapter(t *testing.T, kind Kind, base string) engine.Adapter {
 	t.Helper()
-	factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: -1}, urlTask(),
+	factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: 0}, urlTask(),
 		func(string) string { return leakedKey })
 	if err != nil {
 		t.Fatal(err)

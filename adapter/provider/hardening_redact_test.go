@@ -81,7 +81,7 @@ func TestHardeningKeyRedactedBeforeTruncation(t *testing.T) {
 			if kind == KindOpenAI {
 				base += "/v1"
 			}
-			factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: -1},
+			factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: 0},
 				Task{System: ir.AISystem{Type: ir.SystemModel, Provider: "p", Model: "m"},
 					Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
 					Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "label", Type: ir.TypeString}}}},

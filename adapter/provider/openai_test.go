@@ -544,7 +544,7 @@ func TestOpenAICancel(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newOAServer(t, tt.reply)
-			a, _ := oaAdapter(t, Config{BaseURL: srv.URL + "/v1"}, task)
+			a, _ := oaAdapter(t, Config{BaseURL: srv.URL + "/v1", MaxRetries: DefaultMaxRetries}, task)
 			a.c.sleep = sleepCtx // the real wait
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(50*time.Millisecond, cancel)

@@ -1,5 +1,11 @@
 package yamlnode
 
+import (
+	"fmt"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
 // The front end's bounds. No file Benchy reads comes near them (the paper's examples are
 // under 2 KB and nest 5 deep; a generated benchmark of 10,000 fields is 478 KB, 64,000
 // tokens, nesting 4 deep), and under them reading costs time and memory linear in the
@@ -32,8 +38,32 @@ const (
 	// show a first hundred that are not the hundred earliest.
 	MaxCollected = 10_000
 
+	// MaxDiagnostics is how many diagnostics a reader of a file returns (the compiler, the
+	// runtime file's parser); one more says how many were left out.
+	MaxDiagnostics = 100
+
 	// maxDocuments bounds the document markers ("---", "...") before the full parser runs:
 	// it splits documents in time and memory quadratic in their number. A Benchy file is
 	// one document.
 	maxDocuments = 16
 )
+
+// Limit keeps the first MaxDiagnostics of a sorted list and says how many more there were
+// (dropped counts those never written down), at the place of the first one left out, so
+// the summary sorts last.
+func Limit(ds diag.List, dropped int) diag.List {
+	if len(ds)+dropped <= MaxDiagnostics {
+		return ds
+	}
+	kept := min(len(ds), MaxDiagnostics)
+	at := ds[len(ds)-1]
+	if len(ds) > kept {
+		at = ds[kept]
+	}
+	more := len(ds) - kept + dropped
+	return append(ds[:kept:kept], diag.Diagnostic{
+		Phase: at.Phase, Code: diag.TooManyDiagnostics, Path: []string{},
+		Message: fmt.Sprintf("%d more problems are not shown (from line %d on); fix these and compile again", more, at.Line),
+		Line:    at.Line, Column: at.Column,
+	})
+}

@@ -19,7 +19,7 @@ import (
 // bytes are compared. Diagnostics point into that YAML, and their messages name the
 // problem.
 func VerifyIR(b *ir.Benchmark) diag.List {
-	// YAMLOf indents each field by its depth, so an IR nested 10,000 deep (what JSON
+	// yamlOf indents each field by its depth, so an IR nested 10,000 deep (what JSON
 	// readers allow) would make 100 MB of YAML: refuse it first, as its YAML would be.
 	if depthOf(b.Program.Input.Fields) > yamlnode.MaxDepth || depthOf(b.Program.Output.Fields) > yamlnode.MaxDepth || slices.ContainsFunc(b.Scoring.Dimensions, func(d ir.Dimension) bool { return len(d.Path) > yamlnode.MaxDepth }) {
 		return diag.List{{Phase: diag.PhaseValidate, Code: diag.TooDeep, Path: []string{}, Line: 1, Column: 1,

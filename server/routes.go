@@ -118,6 +118,10 @@ func (s *Server) runtime(p string) (*adapter.Runtime, error) {
 	}
 	rt, err := adapter.ParseRuntime(src, filepath.Join(s.dir, filepath.FromSlash(path.Dir(p))))
 	if err != nil {
+		var ds diag.List
+		if errors.As(err, &ds) { // its problems, each at p:LINE:COL as the CLI prints them
+			err = ds.In(p)
+		}
 		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), "%s is not valid: %s", p, s.relative(err.Error()))
 	}
 	return rt, nil

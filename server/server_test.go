@@ -271,3 +271,16 @@ func TestUnknownEndpoint(t *testing.T) {
 		t.Errorf("%d %s", r.status, r.body)
 	}
 }
+
+// An invalid runtime file is answered with each problem at its place in that file, named
+// by its workspace path, as benchy run prints it.
+func TestInvalidRuntimeNamesItsFile(t *testing.T) {
+	dir, _ := workspace(t)
+	os.WriteFile(filepath.Join(dir, "invoices", RuntimeFile), []byte("bindings:\n  x: {comand: [./a]}\n"), 0o644)
+	srv := newTestServer(t, Config{Workspace: dir})
+	r := call(t, srv, "POST", "/api/runs", `{"benchmark":"invoices/benchmark.yaml"}`)
+	want := "invoices/" + RuntimeFile + " is not valid: invoices/" + RuntimeFile + ":2:7: invalid_runtime: "
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.body, want) {
+		t.Errorf("POST /api/runs: %d %s, want 422 with %q", r.status, r.body, want)
+	}
+}

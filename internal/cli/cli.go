@@ -1,5 +1,3 @@
-// Package cli implements the benchy command line. cmd/benchy only calls Main, so every
-// command is testable in-process.
 package cli
 
 import (

@@ -1,6 +1,3 @@
-// Package form is the editor's model of a benchmark: what the web form shows and edits. It
-// is filled from any YAML that parses and written back as canonical YAML. It is pure Go, for
-// the browser.
 package form
 
 import (

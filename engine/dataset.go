@@ -196,7 +196,7 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 // resolveArtifact turns a dataset artifact path into an absolute path (A.6): relative to the
 // JSONL file's directory, normalised, a regular readable file inside the run's confinement
 // (symbolic links resolved), not private (Paths). A refusal names the field, not the path.
-func (d *dataset) resolveArtifact(value string, path []string) (string, *Problem) {
+func (d *dataset) resolveArtifact(value string, path []string) (string, *ResultError) {
 	if value == "" || filepath.IsAbs(value) || strings.HasPrefix(value, "/") || filepath.VolumeName(value) != "" {
 		return "", problem(diag.ArtifactNotFound, path, "%s must be an artifact path relative to the dataset file", pathName(path))
 	}
@@ -221,7 +221,7 @@ func outputArtifacts(benchDir string) resolver {
 			}
 		}
 	}
-	return func(value string, path []string) (string, *Problem) {
+	return func(value string, path []string) (string, *ResultError) {
 		p := filepath.FromSlash(value)
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(allowed[0], p)
@@ -250,7 +250,7 @@ func outputArtifacts(benchDir string) resolver {
 // the program does not declare is the file's content, which no message quotes (a file
 // that is not a dataset must not leak through the error). The path stops at the object
 // that has it.
-func unnamedExtra(p *Problem, schema ir.Field) *Problem {
+func unnamedExtra(p *ResultError, schema ir.Field) *ResultError {
 	parent := p.Path[:max(len(p.Path)-1, 0)]
 	f := schema
 	for _, name := range parent[min(1, len(parent)):] { // parent[0] is input or expected

@@ -41,7 +41,9 @@ type FieldScore struct {
 	Weight float64  `json:"weight"`
 }
 
-// ResultError says why an example has no score. Path is null for execution errors.
+// ResultError says why an example has no score: an execution error (Path null), or the
+// first value found that does not fit its schema, with the path of keys to it (an invalid
+// output; the dataset's values are checked into it too).
 type ResultError struct {
 	Code    diag.Code `json:"code"`
 	Path    []string  `json:"path"`

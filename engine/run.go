@@ -384,7 +384,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	if p != nil {
 		res.Status = StatusInvalidOutput
 		res.Prediction = encodable(out)
-		res.Error = &ResultError{Code: p.Code, Path: p.Path, Message: p.Message}
+		res.Error = p
 		if res.Error.Path == nil {
 			res.Error.Path = []string{}
 		}

@@ -16,31 +16,24 @@ import (
 	"github.com/benchy-eval/benchy/ir"
 )
 
-// Problem is a value that does not fit its schema: the first one found, with the path of
-// keys to it.
-type Problem struct {
-	Code    diag.Code `json:"code"`
-	Path    []string  `json:"path"`
-	Message string    `json:"message"`
-}
-
-func problem(code diag.Code, path []string, format string, args ...any) *Problem {
-	return &Problem{Code: code, Path: slices.Clone(path), Message: fmt.Sprintf(format, args...)}
+// problem is a value that does not fit its schema, at path.
+func problem(code diag.Code, path []string, format string, args ...any) *ResultError {
+	return &ResultError{Code: code, Path: slices.Clone(path), Message: fmt.Sprintf(format, args...)}
 }
 
 // resolver turns an artifact value into the absolute path the adapter receives, or reports
 // why it cannot (A.6). Dataset values and outputs resolve differently.
-type resolver func(value string, path []string) (string, *Problem)
+type resolver func(value string, path []string) (string, *ResultError)
 
 // check validates v against the schema f (A.2, A.6): closed objects, every field required,
 // null never valid, bool never a number, int without fraction or exponent, float finite,
 // date/time/datetime in their canonical forms. It returns v with artifact paths resolved: v
 // itself when f has no artifact, else a copy (v is never changed).
-func check(v any, f ir.Field, path []string, resolve resolver) (any, *Problem) {
+func check(v any, f ir.Field, path []string, resolve resolver) (any, *ResultError) {
 	return checkValue(v, f, slices.Clip(path), resolve)
 }
 
-func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *Problem) {
+func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *ResultError) {
 	if v == nil {
 		return nil, problem(diag.WrongType, path, "%s is null; every field needs a value of type %s", pathName(path), f.Type)
 	}
@@ -106,7 +99,7 @@ func checkValue(v any, f ir.Field, path []string, resolve resolver) (any, *Probl
 	return v, nil
 }
 
-func checkObject(v any, f ir.Field, path []string, resolve resolver) (any, *Problem) {
+func checkObject(v any, f ir.Field, path []string, resolve resolver) (any, *ResultError) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, problem(diag.WrongType, path, "%s must be an object with fields %s; found %s", pathName(path), fieldList(f), kindOf(v))
@@ -120,7 +113,7 @@ func checkObject(v any, f ir.Field, path []string, resolve resolver) (any, *Prob
 		}
 		// path has no spare capacity, so append copies it: do so only when the path is used.
 		var y any
-		var prob *Problem
+		var prob *ResultError
 		if sub.Type == ir.TypeObject || ir.IsArtifact(sub.Type) {
 			y, prob = checkValue(x, sub, append(path, sub.Name), resolve)
 		} else if y, prob = checkValue(x, sub, nil, resolve); prob != nil {
@@ -190,7 +183,7 @@ func hasArtifact(f ir.Field) bool {
 	return ir.IsArtifact(f.Type) || slices.ContainsFunc(f.Fields, hasArtifact)
 }
 
-func wrongType(v any, f ir.Field, path []string) *Problem {
+func wrongType(v any, f ir.Field, path []string) *ResultError {
 	return problem(diag.WrongType, path, "%s must be of type %s; found %s", pathName(path), f.Type, kindOf(v))
 }
 

@@ -21,7 +21,7 @@ func object(name string, fields ...ir.Field) ir.Field {
 
 // fakeResolver resolves the artifact "ok.png" to "/abs/ok.png" and nothing else: check must
 // hand the resolved path on, and report the resolver's problem with the artifact's path.
-func fakeResolver(value string, path []string) (string, *Problem) {
+func fakeResolver(value string, path []string) (string, *ResultError) {
 	if value == "ok.png" {
 		return "/abs/ok.png", nil
 	}

@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,12 +11,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -50,27 +49,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer is a log that tests read while processes write to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // echoFactory writes a runtime file binding "echo" to command in dir and returns the
 // binding's factory.
-func echoFactory(t testing.TB, dir, command, timeout string, log *syncBuffer) engine.Factory {
+func echoFactory(t testing.TB, dir, command, timeout string, log *testkit.Buffer) engine.Factory {
 	t.Helper()
 	path := filepath.Join(dir, "runtime.yaml")
 	src := fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    timeout: %s\n", command, timeout)
@@ -93,7 +74,7 @@ func echoFactory(t testing.TB, dir, command, timeout string, log *syncBuffer) en
 }
 
 // newEcho starts one command adapter on the echo program.
-func newEcho(t testing.TB, timeout string, log *syncBuffer) engine.Adapter {
+func newEcho(t testing.TB, timeout string, log *testkit.Buffer) engine.Adapter {
 	t.Helper()
 	a, err := echoFactory(t, t.TempDir(), echoBin, timeout, log)()
 	if err != nil {
@@ -194,7 +175,7 @@ func TestCommandFailures(t *testing.T) {
 }
 
 func TestCommandExitBetweenExamples(t *testing.T) {
-	var log syncBuffer
+	var log testkit.Buffer
 	a := newEcho(t, "5s", &log)
 	before := pid(t, a, 0)
 	if _, err := a.Invoke(context.Background(), 1, map[string]any{"action": "exitafter"}); err != nil {
@@ -252,7 +233,7 @@ func TestCommandWithinTimeout(t *testing.T) {
 }
 
 func TestCommandStderrToLog(t *testing.T) {
-	var log syncBuffer
+	var log testkit.Buffer
 	a := newEcho(t, "5s", &log)
 	if _, err := a.Invoke(context.Background(), 0, map[string]any{"action": "stderr"}); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -75,18 +76,6 @@ func TestHardeningMinimalEnvironment(t *testing.T) {
 	}
 }
 
-// keyPiece returns a run of six or more characters of secret that text holds, or "".
-func keyPiece(text, secret string) string {
-	for n := len(secret); n >= 6; n-- {
-		for i := 0; i+n <= len(secret); i++ {
-			if strings.Contains(text, secret[i:i+n]) {
-				return secret[i : i+n]
-			}
-		}
-	}
-	return ""
-}
-
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -99,25 +88,25 @@ func jsonText(v any) string {
 func TestHardeningCommandSecretsMasked(t *testing.T) {
 	const secret = "sk-Zq8vN3kT1bW6yH0pL4xR9cF2"
 	t.Setenv("MY_API_KEY", secret)
-	var log syncBuffer
+	var log testkit.Buffer
 	a := bindEcho(t, "    env: [MY_API_KEY]\n", &log)
 	in := func(action string) map[string]any { return map[string]any{"action": action, "name": "MY_API_KEY"} }
 	out, err := a.Invoke(context.Background(), 0, in("leak"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := keyPiece(jsonText(out), secret); p != "" || !strings.Contains(jsonText(out), "the key is [redacted]") {
+	if p := testkit.Leak(jsonText(out), secret); p != "" || !strings.Contains(jsonText(out), "the key is [redacted]") {
 		t.Errorf("output %s keeps %q", jsonText(out), p)
 	}
 	for i, action := range []string{"leakerror", "leakgarbage"} {
 		_, err := a.Invoke(context.Background(), 1+i, in(action))
 		f := failureOf(t, err)
-		if p := keyPiece(f.Message+jsonText(f.Prediction), secret); p != "" {
+		if p := testkit.Leak(f.Message+jsonText(f.Prediction), secret); p != "" {
 			t.Errorf("%s: the failure keeps %q: %.300s", action, p, f.Message)
 		}
 	}
 	a.Close()
-	if p := keyPiece(log.String(), secret); p != "" || !strings.Contains(log.String(), "using key [redacted]") {
+	if p := testkit.Leak(log.String(), secret); p != "" || !strings.Contains(log.String(), "using key [redacted]") {
 		t.Errorf("the run log keeps %q of the key:\n%.400s", p, log.String()[max(0, len(log.String())-400):])
 	}
 }
@@ -168,7 +157,7 @@ func TestHardeningHTTPTokenMasked(t *testing.T) {
 			text = fl.Message + jsonText(fl.Prediction)
 		}
 		for _, s := range []string{token, key} {
-			if p := keyPiece(text, s); p != "" {
+			if p := testkit.Leak(text, s); p != "" {
 				t.Errorf("%s: keeps %q: %.300s", action, p, text)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -110,7 +111,7 @@ func BenchmarkRunInProcess(b *testing.B) {
 	bench, answers := writeInvoices(b, dir, benchRows, true)
 	factory := func() (Adapter, error) { return instant{answers}, nil }
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := testkit.CPUTime()
 	for b.Loop() {
 		rep, err := Run(context.Background(), bench, factory, Options{BenchmarkDir: dir, Concurrency: 1, Results: io.Discard})
 		if err != nil {
@@ -121,7 +122,7 @@ func BenchmarkRunInProcess(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "examples/s")
-	b.ReportMetric(float64(benchRows*b.N)/(cpuTime()-cpu).Seconds(), "examples/cpu-s")
+	b.ReportMetric(float64(benchRows*b.N)/(testkit.CPUTime()-cpu).Seconds(), "examples/cpu-s")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -132,7 +133,7 @@ func BenchmarkFloor(b *testing.B) {
 	writeInvoices(b, dir, benchRows, false)
 	path := filepath.Join(dir, "data", "invoices.jsonl")
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := testkit.CPUTime()
 	for b.Loop() {
 		f, err := os.Open(path)
 		if err != nil {
@@ -161,7 +162,7 @@ func BenchmarkFloor(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(benchRows*b.N)/(cpuTime()-cpu).Seconds(), "rows/cpu-s")
+	b.ReportMetric(float64(benchRows*b.N)/(testkit.CPUTime()-cpu).Seconds(), "rows/cpu-s")
 	b.ReportMetric(0, "ns/op")
 }
 

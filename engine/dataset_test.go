@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // datasetBench takes a document input so that artifact rules can be exercised.
@@ -102,7 +103,7 @@ func TestDatasetFailures(t *testing.T) {
 		t.Run(tt.rule, func(t *testing.T) {
 			top := t.TempDir()
 			root := filepath.Join(top, "bench")
-			writeTree(t, top, map[string]string{
+			testkit.WriteFiles(t, top, map[string]string{
 				"outside.txt":            "secret",
 				"bench/data/files/a.txt": "a",
 				"bench/shared/b.txt":     "b",
@@ -120,7 +121,7 @@ func TestDatasetFailures(t *testing.T) {
 				}
 			default:
 				abs := strings.ReplaceAll(filepath.ToSlash(root), `"`, `\"`)
-				writeTree(t, root, map[string]string{"data/exam.jsonl": strings.ReplaceAll(tt.data, "$ROOT", abs)})
+				testkit.WriteFiles(t, root, map[string]string{"data/exam.jsonl": strings.ReplaceAll(tt.data, "$ROOT", abs)})
 			}
 			var c counter
 			rr, err := run(t, b, root, &c, func(context.Context, int, map[string]any) (any, error) {
@@ -167,7 +168,7 @@ func mustSymlink(t *testing.T, target, link string) {
 // under /tmp -> /private/tmp, a link to a shared drive) still accepts its own artifacts.
 func TestDatasetUnderSymlinkedRoot(t *testing.T) {
 	top := t.TempDir()
-	writeTree(t, top, map[string]string{
+	testkit.WriteFiles(t, top, map[string]string{
 		"real/data/exam.jsonl":  jsonl(goodRow),
 		"real/data/files/a.txt": "a",
 	})
@@ -234,7 +235,7 @@ func TestHardeningDataPathEscapes(t *testing.T) {
 			if rows == "" {
 				rows = goodRows
 			}
-			writeTree(t, top, map[string]string{
+			testkit.WriteFiles(t, top, map[string]string{
 				"outside.jsonl":             secret + " outside\n",
 				"outdir/outside.jsonl":      secret + " in a folder outside\n",
 				"secret.png":                secret + " image",

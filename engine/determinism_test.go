@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -23,7 +24,7 @@ func mixedRun(t testing.TB, n int) (*ir.Benchmark, string, answerFunc) {
 	for i := range rows {
 		rows[i] = fmt.Sprintf(`{"input":{"text":"%d"},"expected":{"name":"N%d","count":%d,"kind":"a","when":"2026-01-01","meta":{"ok":true},"file":"f.txt"}}`, i, i, i)
 	}
-	root := writeTree(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(rows...), "data/f.txt": "x"})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(rows...), "data/f.txt": "x"})
 	f := filepath.Join(root, "data", "f.txt")
 	answer := func(_ context.Context, i int, in map[string]any) (any, error) {
 		time.Sleep(rand.N(200 * time.Microsecond))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -108,7 +109,7 @@ func TestEqualArtifacts(t *testing.T) {
 		"unicode.png": "caf\u00e9",
 		"nfd.png":     "cafe\u0301",
 	}
-	writeTree(t, dir, files)
+	testkit.WriteFiles(t, dir, files)
 	path := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
 	tests := []struct {
 		rule string

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,21 +50,6 @@ func compileYAML(t testing.TB, src string) *ir.Benchmark {
 		t.Fatalf("benchmark does not compile:\n%s", ds.Format("bench.yaml"))
 	}
 	return b
-}
-
-// writeTree writes files (slash-separated names relative to dir) and returns dir.
-func writeTree(t testing.TB, dir string, files map[string]string) string {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // jsonl joins rows into a JSONL text, one row a line.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 const labelBench = `version: "1.0"
@@ -53,7 +54,7 @@ func TestHardeningStrictDatasetRows(t *testing.T) {
 	b := compileYAML(t, labelBench)
 	for _, tt := range rows {
 		t.Run(tt.name, func(t *testing.T) {
-			root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow, strictGoodRow, tt.row, strictGoodRow)})
+			root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow, strictGoodRow, tt.row, strictGoodRow)})
 			var c counter
 			_, err := run(t, b, root, &c, func(context.Context, int, map[string]any) (any, error) {
 				return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
@@ -79,7 +80,7 @@ func TestHardeningStrictDatasetRows(t *testing.T) {
 // not to 2^64+1, compared exactly.
 func TestHardeningBigInts(t *testing.T) {
 	row := `{"input":{"text":"a"},"expected":{"label":"x","n":18446744073709551616,"at":"2026-01-01T10:00:00Z"}}`
-	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row, row)})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row, row)})
 	var c counter
 	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(_ context.Context, i int, _ map[string]any) (any, error) {
 		n := []string{"18446744073709551616", "18446744073709551617"}[i]
@@ -103,7 +104,7 @@ func TestHardeningBigInts(t *testing.T) {
 // datetime is valid in the dataset and in an output, and equals its upper-case spelling.
 func TestHardeningLowercaseDatetime(t *testing.T) {
 	row := `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01t10:00:00z"}}`
-	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
 	var c counter
 	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(context.Context, int, map[string]any) (any, error) {
 		return map[string]any{"label": "x", "n": json.Number("1"), "at": "2026-01-01T11:00:00+01:00"}, nil
@@ -124,7 +125,7 @@ func TestHardeningWeightSumOverflow(t *testing.T) {
 	b.Scoring.Dimensions[1].Weight = math.MaxFloat64
 	b.Scoring.Dimensions[2].Weight = 0
 	row := `{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`
-	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
 	var c counter
 	rr, err := run(t, b, root, &c, func(context.Context, int, map[string]any) (any, error) {
 		return map[string]any{"label": "x", "n": json.Number("2"), "at": "2026-01-01T10:00:00Z"}, nil
@@ -141,7 +142,7 @@ func TestHardeningWeightSumOverflow(t *testing.T) {
 // TestHardeningInvalidUTF8InProcessOutput: an in-process adapter's Go string that is not
 // UTF-8 is invalid_output, never scored.
 func TestHardeningInvalidUTF8InProcessOutput(t *testing.T) {
-	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow)})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(strictGoodRow)})
 	var c counter
 	rr, err := run(t, compileYAML(t, labelBench), root, &c, func(context.Context, int, map[string]any) (any, error) {
 		return map[string]any{"label": "x\xff", "n": json.Number("1"), "at": "2026-01-01T10:00:00Z"}, nil
@@ -159,7 +160,7 @@ func TestHardeningInvalidUTF8InProcessOutput(t *testing.T) {
 // killed while the AI-system works on example 3 keeps examples 1 and 2.
 func TestHardeningResultsReachTheStream(t *testing.T) {
 	rows := jsonl(strictGoodRow, strictGoodRow, strictGoodRow)
-	root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": rows})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": rows})
 	stream, err := os.Create(filepath.Join(t.TempDir(), "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +234,7 @@ func TestHardeningDatasetKeysNotQuoted(t *testing.T) {
 		`{"input":{"text":"a","sk-live-SECRET":1},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z"}}`,
 		`{"input":{"text":"a"},"expected":{"label":"x","n":1,"at":"2026-01-01T10:00:00Z","sk-live-SECRET":1}}`,
 	} {
-		root := writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
+		root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(row)})
 		var c counter
 		_, err := run(t, b, root, &c, nil, Options{})
 		var a *Abort

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -29,7 +30,7 @@ ai-system: {type: external, id: x}
 	for i := range n {
 		rows = append(rows, fmt.Sprintf(`{"input": {"text": "t%d"}, "expected": {"a": "t%d", "b": %d}}`, i, i, i))
 	}
-	return b, writeTree(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(rows...)})
+	return b, testkit.WriteFiles(t, t.TempDir(), map[string]string{"data.jsonl": jsonl(rows...)})
 }
 
 type resumeRun struct {

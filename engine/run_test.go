@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // statusBench scores six fields, one of them nested with weight 0 (validated, never
@@ -58,7 +59,7 @@ ai-system:
 func TestStatuses(t *testing.T) {
 	root := t.TempDir()
 	produced := t.TempDir() // where the AI-system writes its output artifacts
-	writeTree(t, produced, map[string]string{"same.txt": "contract v1", "other.txt": "contract v2"})
+	testkit.WriteFiles(t, produced, map[string]string{"same.txt": "contract v1", "other.txt": "contract v2"})
 	same, other := filepath.Join(produced, "same.txt"), filepath.Join(produced, "other.txt")
 
 	// right answers the example correctly; change edits it.
@@ -145,7 +146,7 @@ func TestStatuses(t *testing.T) {
 	for i := range rows {
 		rows[i] = row
 	}
-	writeTree(t, root, map[string]string{"data/exam.jsonl": jsonl(rows...), "data/files/contract.txt": "contract v1"})
+	testkit.WriteFiles(t, root, map[string]string{"data/exam.jsonl": jsonl(rows...), "data/files/contract.txt": "contract v1"})
 	b := compileYAML(t, statusBench)
 
 	var c counter
@@ -243,7 +244,7 @@ func checkShape(t *testing.T, raw map[string]json.RawMessage) {
 // examples count in the benchmark score as 0 and not in the accuracies.
 func TestDimensionAccuracy(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testkit.WriteFiles(t, root, map[string]string{
 		"data/exam.jsonl": jsonl(
 			`{"input":{"text":"0"},"expected":{"name":"A","count":1,"kind":"a","when":"2026-01-01","meta":{"ok":true},"file":"f.txt"}}`,
 			`{"input":{"text":"1"},"expected":{"name":"B","count":2,"kind":"b","when":"2026-01-02","meta":{"ok":false},"file":"f.txt"}}`,
@@ -307,7 +308,7 @@ func TestDimensionAccuracy(t *testing.T) {
 // TestNoValidExamples: when every example fails, the accuracies are null (not 0 of 0) and the
 // score is 0.
 func TestNoValidExamples(t *testing.T) {
-	root := writeTree(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(
 		`{"input":{"text":"0"},"expected":{"name":"A","count":1,"kind":"a","when":"2026-01-01","meta":{"ok":true},"file":"f.txt"}}`),
 		"data/f.txt": "x"})
 	var c counter
@@ -330,7 +331,7 @@ func TestNoValidExamples(t *testing.T) {
 // TestArtifactInputsAbsolute: an artifact input reaches the adapter as an absolute path to a
 // regular file inside the benchmark's directory, resolved from the JSONL file's directory.
 func TestArtifactInputsAbsolute(t *testing.T) {
-	root := writeTree(t, t.TempDir(), map[string]string{
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{
 		"data/exam.jsonl": jsonl(
 			`{"input":{"text":"a","doc":"files/a.txt"},"expected":{"label":"yes","n":1}}`,
 			`{"input":{"text":"b","doc":"../shared/b.txt"},"expected":{"label":"no","n":2}}`,
@@ -370,7 +371,7 @@ func TestArtifactInputsAbsolute(t *testing.T) {
 // bad row anywhere aborts before any call (issue 3).
 func TestLimit(t *testing.T) {
 	good := `{"input":{"text":"x","doc":"files/a.txt"},"expected":{"label":"yes","n":1}}`
-	root := writeTree(t, t.TempDir(), map[string]string{
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{
 		"data/exam.jsonl":  jsonl(good, good, "", good, `{"input":{}}`, good),
 		"data/good.jsonl":  jsonl(good, good, "", good, good),
 		"data/files/a.txt": "a",
@@ -416,7 +417,7 @@ func TestLimit(t *testing.T) {
 
 // TestFactoryError: an adapter that cannot start is a setup abort before any example.
 func TestFactoryError(t *testing.T) {
-	root := writeTree(t, t.TempDir(), map[string]string{
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{
 		"data/exam.jsonl":  jsonl(`{"input":{"text":"x","doc":"files/a.txt"},"expected":{"label":"yes","n":1}}`),
 		"data/files/a.txt": "a",
 	})
@@ -435,7 +436,7 @@ func TestCancel(t *testing.T) {
 	for range 200 {
 		rows = append(rows, `{"input":{"text":"x","doc":"files/a.txt"},"expected":{"label":"yes","n":1}}`)
 	}
-	root := writeTree(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(rows...), "data/files/a.txt": "a"})
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{"data/exam.jsonl": jsonl(rows...), "data/files/a.txt": "a"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var c counter
@@ -457,7 +458,7 @@ func TestCancel(t *testing.T) {
 // (NaN, +Inf). It is invalid_output like any other bad value, and the run, its results
 // stream included, goes on.
 func TestUnencodablePrediction(t *testing.T) {
-	root := writeTree(t, t.TempDir(), map[string]string{
+	root := testkit.WriteFiles(t, t.TempDir(), map[string]string{
 		"data/exam.jsonl":  jsonl(goodRow, goodRow, goodRow),
 		"data/files/a.txt": "a",
 	})

@@ -13,6 +13,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestErrorsInternalRequestID: a failure of the server itself (its store closed under it)
@@ -21,7 +22,7 @@ import (
 // has that id on the line that gives the error. An answer of ours (a 404) has no id.
 func TestErrorsInternalRequestID(t *testing.T) {
 	dir, _ := workspace(t)
-	var log lockedBuffer
+	var log testkit.Buffer
 	s, srv := serve(t, Config{Workspace: dir, Log: &log})
 	r := ask(t, srv, "GET", "/api/runs/nope", "")
 	if r.status != http.StatusNotFound || r.id != "" || r.body.Error.RequestID != "" || strings.Contains(r.raw, "request_id") {
@@ -65,7 +66,7 @@ func TestErrorsInternalRequestID(t *testing.T) {
 // failure: 500 internal, "internal error", its text (a path) only in the log.
 func TestErrorsInternalCode(t *testing.T) {
 	dir, _ := workspace(t)
-	var log lockedBuffer
+	var log testkit.Buffer
 	s, _ := serve(t, Config{Workspace: dir, Log: &log})
 	rec := httptest.NewRecorder()
 	s.handle(func(http.ResponseWriter, *http.Request) error {

@@ -20,19 +20,10 @@ import (
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
-
-// deadPID is the id of a process that has exited and been reaped.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skipf("cannot run true: %v", err)
-	}
-	return cmd.Process.Pid
-}
 
 // otherRun records a run of slow/benchmark.yaml in workspace dir through st, a Store of
 // its own (another process's, as a `benchy run` beside the server has), running with
@@ -82,7 +73,7 @@ func killOwner(t *testing.T, dir, id string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'killed' WHERE id = ?`, deadPID(t), id); err != nil {
+	if _, err := db.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'killed' WHERE id = ?`, testkit.DeadPID(t), id); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // modelYAML is a benchmark of a model behind the provider "local", with an image input.
@@ -73,13 +74,7 @@ func TestHardeningRunPrivateHardLinks(t *testing.T) {
 		"prompt-ok/ok.png":         "png",
 		"prompt-ok/p.md":           "Read the invoice.",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteFiles(t, dir, files)
 	for link, target := range map[string]string{
 		"art/rt.png":      RuntimeFile,
 		"art-sub/rt.png":  "sub/" + RuntimeFile,
@@ -144,13 +139,7 @@ func TestHardeningUploadSiblingRuntime(t *testing.T) {
 		"shared/helper.txt":           "echo hello\n",
 		"node_modules/" + RuntimeFile: "bindings:\n  n:\n    command: [sh, ../free/modules.txt]\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteFiles(t, dir, files)
 	rs := serveReal(t, Config{Workspace: dir}, nil)
 	own := "127.0.0.1:" + rs.port
 	for name, want := range map[string]string{

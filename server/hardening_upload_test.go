@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // uploadWorkspace is workspace with a runtime file whose command runs a script and names
@@ -31,13 +32,7 @@ func uploadWorkspace(t *testing.T) string {
 		"invoices/config.yaml":     "a: 1\n",
 		"invoices/benchmark2.yaml": invoiceYAML,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteFiles(t, dir, files)
 	os.WriteFile(filepath.Join(dir, "tool.txt"), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(dir, "invoices", "run.yaml"), []byte("#!/bin/sh\n"), 0o755)
 	os.Symlink(filepath.Join(dir, ".benchy"), filepath.Join(dir, "linked"))

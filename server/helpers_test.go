@@ -133,12 +133,9 @@ func runWorkspace(t *testing.T, cfg slow) string {
 		RuntimeFile: "bindings:\n  invoice-extractor-v7:\n    command: [./invoice-adapter]\n    timeout: 10s\n" +
 			"  slow-system:\n    command: [" + strings.Join(quoted, ", ") + "]\n    timeout: 60s\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	testkit.WriteFiles(t, dir, files)
+	if err := os.Chmod(filepath.Join(dir, "invoice-adapter"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 const invoiceYAML = `version: "1.0"
@@ -40,11 +41,7 @@ func workspace(t *testing.T) (dir, outside string) {
 		RuntimeFile:               "bindings:\n  invoice-extractor-v7:\n    command: [./extract, --token=s3cret]\nproviders:\n  local: {kind: openai, base_url: \"http://10.0.0.1:8000/v1\"}\n",
 		".benchy/ignored.yaml":    invoiceYAML,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(text), 0o644)
-	}
+	testkit.WriteFiles(t, dir, files)
 	os.WriteFile(outside, []byte("version: \"1.0\"\n# outside the workspace\n"), 0o644)
 	return dir, outside
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -32,7 +33,7 @@ func BenchmarkStoreResults(b *testing.B) {
 		results[i] = example(i)
 	}
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testkit.CPUTime()
 	for range b.N {
 		r := create(b, s, "bench.yaml")
 		w := s.ResultWriter(r.ID)
@@ -46,7 +47,7 @@ func BenchmarkStoreResults(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "results/s")
-	b.ReportMetric(float64(n*b.N)/(cpuTime()-cpu).Seconds(), "results/cpu-s")
+	b.ReportMetric(float64(n*b.N)/(testkit.CPUTime()-cpu).Seconds(), "results/cpu-s")
 }
 
 // big is one completed run shared by the read benchmarks, built once per process: a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestHardeningSettleStale (issue 11 hardening, a killed CLI run stuck as running): Settle
@@ -27,7 +28,7 @@ func TestHardeningSettleStale(t *testing.T) {
 	}
 	mine := create(t, server, "b.yaml")
 	dead := create(t, cli, "b.yaml")
-	if _, err := cli.w.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'killed' WHERE id = ?`, deadPID(t), dead.ID); err != nil {
+	if _, err := cli.w.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'killed' WHERE id = ?`, testkit.DeadPID(t), dead.ID); err != nil {
 		t.Fatal(err)
 	}
 	done := create(t, server, "b.yaml")

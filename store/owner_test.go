@@ -2,10 +2,11 @@ package store
 
 import (
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestHardeningStoreCommitsDurable: a commit is fsynced before it returns (synchronous=FULL
@@ -26,16 +27,6 @@ func TestHardeningStoreCommitsDurable(t *testing.T) {
 			t.Errorf("%s: PRAGMA journal_mode = %s, %v; want wal", p.name, got, err)
 		}
 	}
-}
-
-// deadPID is the id of a process that has exited and been reaped.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skipf("cannot run true: %v", err)
-	}
-	return cmd.Process.Pid
 }
 
 // TestHardeningLiveRunNotInterrupted: a run that another live Store executes (a `benchy
@@ -87,7 +78,7 @@ func TestHardeningLiveRunNotInterrupted(t *testing.T) {
 	}
 
 	// An owner process gone from this host is stale at once, heartbeat or not.
-	if _, err := cli.w.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'gone' WHERE id = ?`, deadPID(t), live.ID); err != nil {
+	if _, err := cli.w.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'gone' WHERE id = ?`, testkit.DeadPID(t), live.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := server.MarkInterrupted(); n != 1 || err != nil {

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // largeRunExamples is the size of the run whose results the browser pages through.
@@ -57,12 +58,7 @@ ai-system: {type: external, id: labeller}
 `,
 		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n",
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteFiles(t, dir, files)
 	srv := startServer(t, dir)
 	var started struct {
 		ID string `json:"id"`

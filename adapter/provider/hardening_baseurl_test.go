@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -52,7 +53,7 @@ func urlAdapter(t *testing.T, kind Kind, base string) engine.Adapter {
 func urlLeak(texts ...string) string {
 	all := strings.Join(texts, "\n")
 	for _, s := range []string{urlPassword, urlToken, leakedKey} {
-		if p := keyPiece(all, s); p != "" {
+		if p := testkit.Leak(all, s); p != "" {
 			return p
 		}
 	}
@@ -115,7 +116,7 @@ func TestHardeningProviderURLBuiltAndMasked(t *testing.T) {
 				t.Fatalf("the error answer: %v", err)
 			}
 			text, _ := json.Marshal(f)
-			if p := keyPiece(f.Message+string(text), urlPassword) + keyPiece(f.Message+string(text), urlToken); p != "" {
+			if p := testkit.Leak(f.Message+string(text), urlPassword) + testkit.Leak(f.Message+string(text), urlToken); p != "" {
 				t.Errorf("the failure keeps %q of the URL's credentials: %s", p, f.Message)
 			}
 			out, err := ad.Invoke(context.Background(), 1, map[string]any{"q": "please-answer"})
@@ -123,7 +124,7 @@ func TestHardeningProviderURLBuiltAndMasked(t *testing.T) {
 				t.Fatalf("the valid answer: %v", err)
 			}
 			text, _ = json.Marshal(out.(*engine.Answer).Output)
-			if p := keyPiece(string(text), urlPassword) + keyPiece(string(text), urlToken); p != "" || !strings.Contains(string(text), "[redacted]") {
+			if p := testkit.Leak(string(text), urlPassword) + testkit.Leak(string(text), urlToken); p != "" || !strings.Contains(string(text), "[redacted]") {
 				t.Errorf("the output keeps %q of the URL's credentials: %s", p, text)
 			}
 			mu.Lock()
@@ -151,7 +152,7 @@ func TestHardeningProviderURLBuiltAndMasked(t *testing.T) {
 	}
 	// A base URL that does not parse is refused without being quoted.
 	for _, bad := range []string{"http://user:" + urlPassword + "@host:port/v1?key=" + urlToken, "ftp://user:" + urlPassword + "@host/?key=" + urlToken, "http://user:" + urlPassword + "@/v1"} {
-		if _, err := NewFactory(Config{Name: "p", Kind: KindOpenAI, BaseURL: bad}, urlTask(), func(string) string { return "" }); err == nil || keyPiece(err.Error(), urlPassword)+keyPiece(err.Error(), urlToken) != "" {
+		if _, err := NewFactory(Config{Name: "p", Kind: KindOpenAI, BaseURL: bad}, urlTask(), func(string) string { return "" }); err == nil || testkit.Leak(err.Error(), urlPassword)+testkit.Leak(err.Error(), urlToken) != "" {
 			t.Errorf("NewFactory(%q): %v, want an error that does not quote it", bad, err)
 		}
 	}
@@ -247,7 +248,7 @@ func TestHardeningEscapedKeyRedacted(t *testing.T) {
 						t.Fatalf("the failure: %v; want one with the key masked", err)
 					}
 					text, _ := json.Marshal(f)
-					if p := keyPiece(unescaped(f.Message+string(text)), leakedKey); p != "" {
+					if p := testkit.Leak(unescaped(f.Message+string(text)), leakedKey); p != "" {
 						t.Errorf("the failure keeps %q of the key: %s", p, f.Message)
 					}
 				})

@@ -11,24 +11,13 @@ import (
 	"testing"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
 )
 
 // leakedKey is a 27-character key, as in the review that found 24 of its characters in
 // the results.
 const leakedKey = "sk-Zq8vN3kT1bW6yH0pL4xR9cF2"
-
-// keyPiece returns a run of six or more characters of key that text holds, or "".
-func keyPiece(text, key string) string {
-	for n := len(key); n >= 6; n-- {
-		for i := 0; i+n <= len(key); i++ {
-			if strings.Contains(text, key[i:i+n]) {
-				return key[i : i+n]
-			}
-		}
-	}
-	return ""
-}
 
 // echoServer answers as the provider's documented error format with a 1 KB body that
 // echoes the key it was sent so that the key straddles the 200-byte snippet cut, or, for
@@ -96,7 +85,7 @@ func TestHardeningKeyRedactedBeforeTruncation(t *testing.T) {
 				t.Fatalf("error answer: %v", err)
 			}
 			text, _ := json.Marshal(f)
-			if p := keyPiece(f.Message+string(text), leakedKey); p != "" {
+			if p := testkit.Leak(f.Message+string(text), leakedKey); p != "" {
 				t.Errorf("the failure keeps %q of the key: %s", p, f.Message)
 			}
 			out, err := ad.Invoke(context.Background(), 1, map[string]any{"q": "please-answer"})
@@ -104,7 +93,7 @@ func TestHardeningKeyRedactedBeforeTruncation(t *testing.T) {
 				t.Fatalf("valid answer: %v", err)
 			}
 			text, _ = json.Marshal(out.(*engine.Answer).Output)
-			if p := keyPiece(string(text), leakedKey); p != "" || !strings.Contains(string(text), "the key is [redacted]") {
+			if p := testkit.Leak(string(text), leakedKey); p != "" || !strings.Contains(string(text), "the key is [redacted]") {
 				t.Errorf("the output keeps %q of the key: %s", p, text)
 			}
 		})

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestHardeningProviderCredentialsNeverWritten: a provider whose base_url carries user
@@ -58,7 +60,7 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 	withCredentials := func(base string) string {
 		return strings.Replace(base, "http://", "http://user:"+password+"@", 1) + "/v1?key=" + token
 	}
-	writeFiles(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"echo/benchmark.yaml":         secretBenchmark + "ai-system: {type: model, provider: echo, model: m}\n",
 		"echo/data/rows.jsonl":        rows,
 		"unreachable/benchmark.yaml":  secretBenchmark + "ai-system: {type: model, provider: unreachable, model: m}\n",
@@ -103,7 +105,7 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 			spelt.WriteByte(text[i])
 		}
 		for _, s := range []string{key, password, token} {
-			if p := keyPiece(spelt.String(), s); p != "" {
+			if p := testkit.Leak(spelt.String(), s); p != "" {
 				return p
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/server"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -67,7 +68,7 @@ func slowWorkspace(t *testing.T, n int, delay time.Duration) string {
 	}
 	runtime := fmt.Sprintf("bindings:\n  slow-system:\n    command: [%q, -log, %q, -delay, %q]\n    timeout: 30s\n",
 		slowBin(t), filepath.Join(dir, "calls.log"), strconv.Itoa(int(delay.Milliseconds())))
-	writeFiles(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"benchmark.yaml": slowBenchmark, "data/rows.jsonl": rows.String(), "benchy.runtime.yaml": runtime,
 	})
 	return dir

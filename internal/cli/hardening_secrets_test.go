@@ -10,19 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// keyPiece returns a run of six or more characters of key that text holds, or "".
-func keyPiece(text, key string) string {
-	for n := len(key); n >= 6; n-- {
-		for i := 0; i+n <= len(key); i++ {
-			if strings.Contains(text, key[i:i+n]) {
-				return key[i : i+n]
-			}
-		}
-	}
-	return ""
-}
+	"github.com/benchy-eval/benchy/internal/testkit"
+)
 
 const secretBenchmark = `version: "1.0"
 ontology_version: "1.0"
@@ -79,7 +69,7 @@ func TestHardeningSecretsNeverWritten(t *testing.T) {
 done`
 	runtime := fmt.Sprintf("bindings:\n  echoer:\n    command: [sh, -c, %q]\n    env: [MY_SERVICE_TOKEN]\n"+
 		"providers:\n  p:\n    kind: openai\n    base_url: %s/v1\n    api_key_env: BENCHY_TEST_PROVIDER_KEY\n    max_retries: 0\n", echoer, srv.URL)
-	writeFiles(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"model/benchmark.yaml":    secretBenchmark + "ai-system: {type: model, provider: p, model: m}\n",
 		"model/data/rows.jsonl":   rows,
 		"command/benchmark.yaml":  secretBenchmark + "ai-system: {type: external, id: echoer}\n",
@@ -103,14 +93,14 @@ done`
 	}
 	for what, text := range map[string]string{"the run log": logs, "the exports": exports} {
 		for _, s := range []string{key, token} {
-			if p := keyPiece(text, s); p != "" {
+			if p := testkit.Leak(text, s); p != "" {
 				t.Errorf("%s keep %q", what, p)
 			}
 		}
 	}
 	eachFile(t, dir, func(path, data string) {
 		for _, s := range []string{key, token} {
-			if p := keyPiece(data, s); p != "" {
+			if p := testkit.Leak(data, s); p != "" {
 				t.Errorf("%s keeps %q", path, p)
 			}
 		}

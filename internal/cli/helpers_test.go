@@ -8,20 +8,6 @@ import (
 	"testing"
 )
 
-// writeFiles writes each file, by its slash path under dir, making the folders it needs.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // runEach runs dir/<b>/benchmark.yaml into dir/<b>/results.json for each b, failing the
 // test on a non-zero exit, and returns the runs' stderr, which is the run log.
 func runEach(t *testing.T, dir string, benchmarks ...string) string {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestHardeningEscapedSecretsSpeltOut: PlainJSON spells out a JSON text's \u escapes (in
@@ -42,7 +44,7 @@ func TestHardeningEscapedSecretsSpeltOut(t *testing.T) {
 			t.Fatalf("%s: the body holds no escape: %s", c.name, got)
 		}
 		got := string(s.JSONBody([]byte(c.body)))
-		if l := leaks(got, secret); l != "" || !strings.Contains(got, Mask) || !json.Valid([]byte(got)) {
+		if l := testkit.Leak(got, secret); l != "" || !strings.Contains(got, Mask) || !json.Valid([]byte(got)) {
 			t.Errorf("%s: %s keeps %q of the secret (or is not JSON)", c.name, got, l)
 		}
 	}

@@ -3,21 +3,11 @@ package redact
 import (
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 const key = "sk-proj-Zq8vN3kT1bW6yH0pL4xR9cF2"
-
-// leaks reports a run of six or more characters of secret that text still holds.
-func leaks(text, secret string) string {
-	for n := len(secret); n >= 6; n-- {
-		for i := 0; i+n <= len(secret); i++ {
-			if strings.Contains(text, secret[i:i+n]) {
-				return secret[i : i+n]
-			}
-		}
-	}
-	return ""
-}
 
 func TestString(t *testing.T) {
 	s := New(key, "ab", "")
@@ -31,7 +21,7 @@ func TestString(t *testing.T) {
 		{"in a multibyte text", "é" + key + "€"},
 	} {
 		got := s.String(c.in)
-		if l := leaks(got, key); l != "" {
+		if l := testkit.Leak(got, key); l != "" {
 			t.Errorf("%s: %q keeps %q", c.name, got, l)
 		}
 		if !strings.Contains(got, Mask) {
@@ -83,7 +73,7 @@ func TestStream(t *testing.T) {
 		b.Write(st.Write([]byte{text[i]}))
 	}
 	b.Write(st.Flush())
-	if l := leaks(b.String(), key); l != "" || b.String() != s.String(text) {
+	if l := testkit.Leak(b.String(), key); l != "" || b.String() != s.String(text) {
 		t.Errorf("byte by byte: %q", b.String())
 	}
 }

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package engine
-
-import "time"
-
-// cpuTime is unknown here; the benchmarks' per-CPU-second rates then read +Inf.
-func cpuTime() time.Duration { return 0 }

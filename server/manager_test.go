@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -52,47 +54,102 @@ func TestMaxRuns(t *testing.T) {
 	}
 }
 
-// TestShutdownDrains: a graceful shutdown lets the example in flight finish and stores it,
-// starts no other, refuses new runs, and leaves the run interrupted, ready to resume.
+// TestShutdownDrains: a graceful shutdown stops the engine (engine.Options.Stop) with
+// every worker busy, at concurrency 1 and 4: the examples in flight finish and are stored,
+// no other starts, new runs and resumes are refused, and the run is interrupted without an
+// error logged. A resume on the next server asks only for the rest and completes it with a
+// clean run's results.
 func TestShutdownDrains(t *testing.T) {
-	dir := runWorkspace(t, slow{gate: true, from: 3})
+	for _, c := range []struct{ concurrency, from int }{
+		{1, 3}, // example 3 in flight
+		{4, 2}, // examples 2-5 in flight
+	} {
+		t.Run(fmt.Sprintf("concurrency %d", c.concurrency), func(t *testing.T) {
+			dir := runWorkspace(t, slow{gate: true, from: c.from})
+			var log testkit.Buffer
+			s, srv := serve(t, Config{Workspace: dir, Log: &log})
+			body := fmt.Sprintf(`{"benchmark": "slow/benchmark.yaml", "concurrency": %d}`, c.concurrency)
+			id := startRun(t, srv, body)
+			waitRun(t, srv, id, fmt.Sprintf("%d done", c.from), func(v api.Run) bool { return v.Done == c.from })
+			started := c.from + c.concurrency
+			for len(calls(t, dir)) < started { // the gate holds the examples in flight
+				time.Sleep(2 * time.Millisecond)
+			}
+			done := make(chan error, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				done <- s.Shutdown(ctx)
+			}()
+			for !s.runs.isClosing() {
+				time.Sleep(2 * time.Millisecond)
+			}
+			if r := call(t, srv, "POST", "/api/runs", `{"benchmark": "benchmark.yaml"}`); r.status != http.StatusServiceUnavailable || !strings.Contains(r.body, "shutting_down") {
+				t.Errorf("a run during shutdown: %d %s", r.status, r.body)
+			}
+			openGate(t, dir) // the examples in flight answer and free their workers: none may take another
+			if err := <-done; err != nil {
+				t.Fatalf("Shutdown: %v", err)
+			}
+			want := span(0, started)
+			if v := getRun(t, srv, id); v.Status != api.Interrupted || v.Done != started {
+				t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
+			}
+			if got := results(t, srv, id, "", 100); !slices.Equal(got, want) {
+				t.Errorf("stored %v, want the examples started before the shutdown", got)
+			}
+			if got := slices.Sorted(slices.Values(calls(t, dir))); !slices.Equal(got, want) {
+				t.Errorf("the AI-system was asked for %v", got)
+			}
+			if strings.Contains(log.String(), "interrupted") {
+				t.Errorf("a drained run logged an error:\n%s", log.String())
+			}
+			if r := call(t, srv, "POST", "/api/runs/"+id+"/resume", "{}"); r.status != http.StatusServiceUnavailable {
+				t.Errorf("resume after shutdown: %d %s", r.status, r.body)
+			}
+			if err := s.Shutdown(context.Background()); err != nil {
+				t.Errorf("a second Shutdown: %v", err)
+			}
+			srv.Close()
+			s.Close()
+
+			_, srv2 := serve(t, Config{Workspace: dir})
+			before := len(calls(t, dir))
+			decode(t, srv2, "POST", "/api/runs/"+id+"/resume", "{}", http.StatusAccepted, nil)
+			if v := waitRun(t, srv2, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil }); v.Status != api.Completed || v.Done != slowExamples {
+				t.Fatalf("resumed: %s, %d done", v.Status, v.Done)
+			}
+			if asked := slices.Sorted(slices.Values(calls(t, dir)[before:])); !slices.Equal(asked, span(started, slowExamples)) {
+				t.Errorf("the resumed run asked for %v", asked)
+			}
+			clean := startRun(t, srv2, body)
+			waitStatus(t, srv2, clean, store.Completed)
+			_, resumed := export(t, srv2, id, "jsonl")
+			_, fresh := export(t, srv2, clean, "jsonl")
+			if resumed == "" || resumed != fresh {
+				t.Errorf("the resumed results differ from a clean run's:\n%s\n---\n%s", resumed, fresh)
+			}
+		})
+	}
+}
+
+// TestShutdownIdle: with nothing in flight, a shutdown is over at once, not at its deadline.
+func TestShutdownIdle(t *testing.T) {
+	dir := runWorkspace(t, slow{})
 	s, srv := serve(t, Config{Workspace: dir})
-	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 1}`)
-	waitRun(t, srv, id, "3 done", func(v api.Run) bool { return v.Done == 3 })
-	for !slices.Contains(calls(t, dir), 3) { // example 3 is in flight, held by the gate
-		time.Sleep(2 * time.Millisecond)
-	}
-	done := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		done <- s.Shutdown(ctx)
-	}()
-	for !s.runs.isClosing() {
-		time.Sleep(2 * time.Millisecond)
-	}
-	if r := call(t, srv, "POST", "/api/runs", `{"benchmark": "benchmark.yaml"}`); r.status != http.StatusServiceUnavailable || !strings.Contains(r.body, "shutting_down") {
-		t.Errorf("a run during shutdown: %d %s", r.status, r.body)
-	}
-	openGate(t, dir) // the shutdown is draining: example 3 may finish, no other may start
-	if err := <-done; err != nil {
+	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "concurrency": 4}`)
+	waitStatus(t, srv, id, store.Completed)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	if err := s.Shutdown(ctx); err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
-	v := getRun(t, srv, id)
-	if v.Status != api.Interrupted || v.Done != 4 {
-		t.Errorf("after shutdown: %s, %d done", v.Status, v.Done)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("an idle shutdown took %v", d)
 	}
-	if got := results(t, srv, id, "", 100); !slices.Equal(got, []int{0, 1, 2, 3}) {
-		t.Errorf("stored %v, want the examples started before the shutdown", got)
-	}
-	if got := calls(t, dir); !slices.Equal(got, []int{0, 1, 2, 3}) {
-		t.Errorf("the AI-system was asked for %v", got)
-	}
-	if r := call(t, srv, "POST", "/api/runs/"+id+"/resume", "{}"); r.status != http.StatusServiceUnavailable {
-		t.Errorf("resume after shutdown: %d %s", r.status, r.body)
-	}
-	if err := s.Shutdown(context.Background()); err != nil {
-		t.Errorf("a second Shutdown: %v", err)
+	if v := getRun(t, srv, id); v.Status != api.Completed {
+		t.Errorf("a finished run became %s", v.Status)
 	}
 }
 
@@ -171,6 +228,15 @@ func TestRestart(t *testing.T) {
 	if asked := slices.Sorted(slices.Values(calls(t, dir)[before:])); !slices.Equal(asked, []int{4, 5, 6, 7, 8, 9, 10, 11}) {
 		t.Errorf("the resumed run asked for %v", asked)
 	}
+}
+
+// span is the indices lo to hi-1.
+func span(lo, hi int) []int {
+	s := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		s = append(s, i)
+	}
+	return s
 }
 
 // isClosing reports whether shutdown has begun: runs are draining.

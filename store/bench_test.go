@@ -88,6 +88,18 @@ func bigRun(b *testing.B) (path, id string, n int) {
 	return big.path, big.id, big.n
 }
 
+// openBig opens the big run's store afresh, closed when b ends, and returns it with the
+// run's id and length.
+func openBig(b *testing.B) (*Store, string, int) {
+	path, id, n := bigRun(b)
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s, id, n
+}
+
 func buildRun(path string, n int) (string, error) {
 	s, err := Open(path)
 	if err != nil {
@@ -102,20 +114,11 @@ func buildRun(path string, n int) (string, error) {
 	w := s.ResultWriter(r.ID)
 	rep := &engine.Report{Version: engine.ResultVersion, IRHash: r.IRHash, Binding: r.Binding}
 	for i := range n {
-		res := example(i)
-		if err := w.Add(res); err != nil {
+		if err := w.Add(example(i)); err != nil {
 			return "", err
 		}
-		rep.Summary.Examples++
-		switch res.Status {
-		case engine.StatusValid:
-			rep.Summary.Valid++
-		case engine.StatusInvalidOutput:
-			rep.Summary.InvalidOutputs++
-		default:
-			rep.Summary.ExecutionErrors++
-		}
 	}
+	rep.Summary = summaryOf(n)
 	if err := w.Close(); err != nil {
 		return "", err
 	}
@@ -126,7 +129,7 @@ func buildRun(path string, n int) (string, error) {
 // one, and deep ones (keyset pagination makes them cost the same). first-ms is the first
 // call on a freshly opened store.
 func BenchmarkPageFirst(b *testing.B) {
-	path, id, n := bigRun(b)
+	_, _, n := bigRun(b)
 	for _, c := range []struct {
 		name string
 		q    PageQuery
@@ -137,11 +140,7 @@ func BenchmarkPageFirst(b *testing.B) {
 		{"filtered-deep", PageQuery{Status: engine.StatusInvalidOutput, After: n / 2, Limit: 100}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			s, err := Open(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s, id, _ := openBig(b)
 			start := time.Now()
 			p, err := s.Page(id, c.q)
 			first := time.Since(start)
@@ -162,12 +161,7 @@ func BenchmarkPageFirst(b *testing.B) {
 
 // BenchmarkDone reads the stored indices of the big run, as a resume does.
 func BenchmarkDone(b *testing.B) {
-	path, id, n := bigRun(b)
-	s, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, id, n := openBig(b)
 	for range b.N {
 		x, err := s.RecordedSet(id)
 		if err != nil || x.Len() != n {
@@ -180,14 +174,10 @@ func BenchmarkDone(b *testing.B) {
 // BenchmarkExport streams the big run in each format and samples the heap meanwhile: the
 // peak must not grow with the run.
 func BenchmarkExport(b *testing.B) {
-	path, id, n := bigRun(b)
+	_, _, n := bigRun(b)
 	for _, f := range []Format{JSONL, JSON, CSV} {
 		b.Run(string(f), func(b *testing.B) {
-			s, err := Open(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s, id, _ := openBig(b)
 			runtime.GC()
 			debug.FreeOSMemory()
 			var before runtime.MemStats
@@ -252,12 +242,7 @@ func mb(n uint64) float64 { return float64(n) / (1 << 20) }
 
 // BenchmarkResult looks up stored results one index at a time, as a resume may.
 func BenchmarkResult(b *testing.B) {
-	path, id, n := bigRun(b)
-	s, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, id, n := openBig(b)
 	i := 0
 	for b.Loop() {
 		if _, ok, err := s.Result(id, i); !ok || err != nil {
@@ -270,12 +255,7 @@ func BenchmarkResult(b *testing.B) {
 
 // BenchmarkStored reads every stored result of the big run in one pass.
 func BenchmarkStored(b *testing.B) {
-	path, id, n := bigRun(b)
-	s, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, id, n := openBig(b)
 	for range b.N {
 		k := 0
 		for _, err := range s.Stored(id) {
@@ -293,12 +273,7 @@ func BenchmarkStored(b *testing.B) {
 
 // BenchmarkPrior serves every stored result of the big run to a resume, in index order.
 func BenchmarkPrior(b *testing.B) {
-	path, id, n := bigRun(b)
-	s, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, id, n := openBig(b)
 	for range b.N {
 		p := s.Prior(id)
 		for i := range n {

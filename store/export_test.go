@@ -24,17 +24,7 @@ func completed(t *testing.T, s *Store, n int) (Run, *engine.Report) {
 		StartedAt: "2026-03-01T12:00:00Z", FinishedAt: "2026-03-01T12:01:00Z",
 		Confidence: engine.Interval{Level: 0.95, Low: 0.7, High: 0.8, Method: "bootstrap"},
 		Dimensions: []engine.DimensionAccuracy{{Path: []string{"total"}, Weight: 1}}}
-	for i := range n {
-		rep.Summary.Examples++
-		switch example(i).Status {
-		case engine.StatusValid:
-			rep.Summary.Valid++
-		case engine.StatusInvalidOutput:
-			rep.Summary.InvalidOutputs++
-		default:
-			rep.Summary.ExecutionErrors++
-		}
-	}
+	rep.Summary = summaryOf(n)
 	if err := s.Finish(r.ID, rep); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
@@ -78,17 +77,7 @@ func TestHardeningSettleStale(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := engine.Summary{Examples: 60}
-	for i := range 60 {
-		switch example(i).Status {
-		case engine.StatusValid:
-			want.Valid++
-		case engine.StatusInvalidOutput:
-			want.InvalidOutputs++
-		case engine.StatusExecutionError:
-			want.ExecutionErrors++
-		}
-	}
+	want := summaryOf(60)
 	if got, err := server.Counts(live.ID); err != nil || got != want {
 		t.Errorf("Counts: %+v, %v; want %+v", got, err, want)
 	}

@@ -80,6 +80,22 @@ func example(i int) engine.ExampleResult {
 	}
 }
 
+// summaryOf counts the statuses of examples 0 to n-1.
+func summaryOf(n int) engine.Summary {
+	sum := engine.Summary{Examples: n}
+	for i := range n {
+		switch example(i).Status {
+		case engine.StatusValid:
+			sum.Valid++
+		case engine.StatusInvalidOutput:
+			sum.InvalidOutputs++
+		case engine.StatusExecutionError:
+			sum.ExecutionErrors++
+		}
+	}
+	return sum
+}
+
 // write stores the results of examples lo..hi-1 through one Writer.
 func write(t testing.TB, s *Store, id string, lo, hi int) {
 	t.Helper()

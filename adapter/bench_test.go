@@ -58,12 +58,7 @@ func BenchmarkCommandAdapter(b *testing.B) {
 	f := echoFactory(b, b.TempDir(), echoBin, "10s", nil)
 	adapters := make([]engine.Adapter, 4)
 	for i := range adapters {
-		a, err := f()
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer a.Close()
-		adapters[i] = a
+		adapters[i] = started(b, f)
 	}
 	benchParallel(b, adapters)
 }
@@ -76,12 +71,7 @@ func BenchmarkHTTPAdapter(b *testing.B) {
 	f := httpFactoryFor(b, srv.URL, "10s")
 	adapters := make([]engine.Adapter, 64)
 	for i := range adapters {
-		a, err := f()
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer a.Close()
-		adapters[i] = a
+		adapters[i] = started(b, f)
 	}
 	benchParallel(b, adapters)
 }

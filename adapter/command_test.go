@@ -53,35 +53,18 @@ func TestMain(m *testing.M) {
 // binding's factory.
 func echoFactory(t testing.TB, dir, command, timeout string, log *testkit.Buffer) engine.Factory {
 	t.Helper()
-	path := filepath.Join(dir, "runtime.yaml")
 	src := fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    timeout: %s\n", command, timeout)
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rt, err := LoadRuntime(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var w io.Writer // nil: no log
 	if log != nil {
 		w = log
 	}
-	f, name, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "echo"}}, "", w)
-	if err != nil || name != "echo" {
-		t.Fatalf("Factory: %q, %v", name, err)
-	}
-	return f
+	return bindFactory(t, src, dir, "echo", w)
 }
 
 // newEcho starts one command adapter on the echo program.
 func newEcho(t testing.TB, timeout string, log *testkit.Buffer) engine.Adapter {
 	t.Helper()
-	a, err := echoFactory(t, t.TempDir(), echoBin, timeout, log)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	return a
+	return started(t, echoFactory(t, t.TempDir(), echoBin, timeout, log))
 }
 
 // pid asks the echo program for its process id.
@@ -249,11 +232,7 @@ func TestCommandStderrToLog(t *testing.T) {
 
 func TestCommandWorkingDir(t *testing.T) {
 	dir := t.TempDir()
-	a, err := echoFactory(t, dir, echoBin, "5s", nil)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := started(t, echoFactory(t, dir, echoBin, "5s", nil))
 	out, err := a.Invoke(context.Background(), 0, map[string]any{"action": "cwd"})
 	if err != nil {
 		t.Fatal(err)
@@ -267,11 +246,7 @@ func TestCommandWorkingDir(t *testing.T) {
 
 func TestCommandRelativeProgram(t *testing.T) {
 	// The runtime file sits beside the program and names it ./echo; the test runs elsewhere.
-	a, err := echoFactory(t, filepath.Dir(echoBin), "./"+filepath.Base(echoBin), "5s", nil)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := started(t, echoFactory(t, filepath.Dir(echoBin), "./"+filepath.Base(echoBin), "5s", nil))
 	if _, err := a.Invoke(context.Background(), 0, map[string]any{"x": "y"}); err != nil {
 		t.Fatal(err)
 	}
@@ -473,19 +448,7 @@ func TestCommandStartupGrace(t *testing.T) {
 func TestCommandTimeoutKillsChildren(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "alive")
-	rt, err := ParseRuntime([]byte(fmt.Sprintf("bindings:\n  w:\n    command: [sh, -c, 'read line; (sleep 2; touch %s) & wait']\n    timeout: 200ms\n", marker)), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "w"}}, dir, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := started(t, bindFactory(t, fmt.Sprintf("bindings:\n  w:\n    command: [sh, -c, 'read line; (sleep 2; touch %s) & wait']\n    timeout: 200ms\n", marker), dir, "w", io.Discard))
 	a.(*commandAdapter).p.answered = 1 // no start-up grace: time out at 200ms
 	if _, err := a.Invoke(context.Background(), 0, map[string]any{}); failureOf(t, err).Code != diag.Timeout {
 		t.Fatalf("want a timeout, got %v", err)

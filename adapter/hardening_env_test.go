@@ -8,39 +8,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/testkit"
-	"github.com/benchy-eval/benchy/ir"
 )
 
 // bindEcho binds "echo" to the echo program with the runtime file's extra binding lines.
 func bindEcho(t *testing.T, extra string, log io.Writer) engine.Adapter {
 	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, RuntimeFile)
 	src := fmt.Sprintf("bindings:\n  echo:\n    command: [%q]\n    timeout: 5s\n%s", echoBin, extra)
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rt, err := LoadRuntime(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "echo"}}, dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	return a
+	return started(t, bindFactory(t, src, t.TempDir(), "echo", log))
 }
 
 // TestHardeningMinimalEnvironment: a command gets PATH, HOME, LANG, LC_ALL, LC_CTYPE and
@@ -139,16 +119,7 @@ func TestHardeningHTTPTokenMasked(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	dir := t.TempDir()
-	rt, err := ParseRuntime([]byte(fmt.Sprintf("bindings:\n  h:\n    http: '%s/x?token=%s&key=%s&format=json'\n", srv.URL, token, key)), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "h"}}, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := f()
+	a := started(t, bindFactory(t, fmt.Sprintf("bindings:\n  h:\n    http: '%s/x?token=%s&key=%s&format=json'\n", srv.URL, token, key), t.TempDir(), "h", nil))
 	for i, action := range []string{"ok", "error", "text", "escaped"} {
 		out, err := a.Invoke(context.Background(), i, map[string]any{"action": action})
 		text := jsonText(out)

@@ -40,11 +40,7 @@ func TestHardeningStrictOutputsCommand(t *testing.T) {
 			if err := os.WriteFile(script, []byte("#!/bin/sh\nwhile read -r line; do cat '"+answer+"'; done\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			a, err := echoFactory(t, dir, script, "10s", nil)()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
+			a := started(t, echoFactory(t, dir, script, "10s", nil))
 			out, err := a.Invoke(context.Background(), 0, map[string]any{"text": "x"})
 			if err == nil {
 				t.Fatalf("output %#v accepted", out)
@@ -66,11 +62,7 @@ func TestHardeningStrictOutputsHTTP(t *testing.T) {
 				fmt.Fprint(w, tt.output)
 			}))
 			defer srv.Close()
-			a, err := httpFactoryFor(t, srv.URL, "10s")()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
+			a := started(t, httpFactoryFor(t, srv.URL, "10s"))
 			out, err := a.Invoke(context.Background(), 0, map[string]any{"text": "x"})
 			if err == nil {
 				t.Fatalf("output %#v accepted", out)

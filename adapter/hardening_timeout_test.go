@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/diag"
-	"github.com/benchy-eval/benchy/ir"
 )
 
 // TestHardeningHungCommandCostsTimeout: a command that never answers (a real process that
@@ -21,19 +20,7 @@ func TestHardeningHungCommandCostsTimeout(t *testing.T) {
 	startupGrace = 4 * time.Second
 	const timeout = 300 * time.Millisecond
 	const slack = 2 * time.Second
-	rt, err := ParseRuntime([]byte(fmt.Sprintf("bindings:\n  hung:\n    command: [sleep, '1000']\n    timeout: %v\n", timeout)), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "hung"}}, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := started(t, bindFactory(t, fmt.Sprintf("bindings:\n  hung:\n    command: [sleep, '1000']\n    timeout: %v\n", timeout), t.TempDir(), "hung", nil))
 	for i := range 4 {
 		start := time.Now()
 		_, err := a.Invoke(context.Background(), i, map[string]any{})

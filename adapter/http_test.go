@@ -17,32 +17,18 @@ import (
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
-	"github.com/benchy-eval/benchy/ir"
 )
 
 // httpFactoryFor binds "api" to url and returns the binding's factory.
 func httpFactoryFor(t testing.TB, url, timeout string) engine.Factory {
 	t.Helper()
 	src := fmt.Sprintf("bindings:\n  api:\n    http: %q\n    timeout: %s\n", url, timeout)
-	rt, err := ParseRuntime([]byte(src), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, name, err := rt.Factory(&ir.Benchmark{AISystem: ir.AISystem{Type: ir.SystemExternal, ID: "api"}}, "", nil)
-	if err != nil || name != "api" {
-		t.Fatalf("Factory: %q, %v", name, err)
-	}
-	return f
+	return bindFactory(t, src, t.TempDir(), "api", nil)
 }
 
 func newHTTP(t testing.TB, url, timeout string) engine.Adapter {
 	t.Helper()
-	a, err := httpFactoryFor(t, url, timeout)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	return a
+	return started(t, httpFactoryFor(t, url, timeout))
 }
 
 func TestHTTPSuccess(t *testing.T) {

@@ -13,15 +13,8 @@ import (
 	"github.com/benchy-eval/benchy/ir"
 )
 
-// The issue's example runtime file.
-const exampleRuntime = `bindings:
-  invoice-extractor-v7:
-    command: [python3, extract.py]   # run with the runtime file's directory as working dir
-    timeout: 30s                     # per example
-  sentiment-api:
-    http: http://127.0.0.1:9000/invoke
-    timeout: 10s
-`
+// exampleRuntime is the issue's example runtime file, the runtimefile tests' fixture.
+const exampleRuntime = "runtimefile/testdata/example.runtime.yaml"
 
 func TestLoadRuntimeErrorNamesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.runtime.yaml")
@@ -82,8 +75,7 @@ func TestRuntimeRelativeDir(t *testing.T) {
 }
 
 func TestFactoryMissingBinding(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "runtime.yaml")
-	os.WriteFile(path, []byte(exampleRuntime), 0o644)
+	path := exampleRuntime
 	rt, err := LoadRuntime(path)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +111,7 @@ func TestFactoryMissingBinding(t *testing.T) {
 }
 
 func TestFactoryBound(t *testing.T) {
-	rt, err := ParseRuntime([]byte(exampleRuntime), t.TempDir())
+	rt, err := LoadRuntime(exampleRuntime)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package runtimefile
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,15 +13,15 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 )
 
-// The issue's example runtime file.
-const exampleRuntime = `bindings:
-  invoice-extractor-v7:
-    command: [python3, extract.py]   # run with the runtime file's directory as working dir
-    timeout: 30s                     # per example
-  sentiment-api:
-    http: http://127.0.0.1:9000/invoke
-    timeout: 10s
-`
+// exampleRuntime is the issue's example runtime file, which the adapter tests bind too.
+func exampleRuntime(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/example.runtime.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
 
 // The issue's example providers.
 const exampleProviders = `providers:
@@ -62,7 +63,7 @@ func binding(t *testing.T, f *File, name string) Binding {
 }
 
 func TestParseValid(t *testing.T) {
-	f := parseOK(t, exampleRuntime)
+	f := parseOK(t, exampleRuntime(t))
 	want := []Binding{
 		{Name: "invoice-extractor-v7", Command: []string{"python3", "extract.py"}, Timeout: 30 * time.Second},
 		{Name: "sentiment-api", URL: "http://127.0.0.1:9000/invoke", Timeout: 10 * time.Second},
@@ -125,41 +126,19 @@ func TestParseForms(t *testing.T) {
 	}
 }
 
-func TestParseErrors(t *testing.T) {
-	tests := []struct {
-		name, src string
-		want      []string // substrings of the messages, in order
-		line      int      // of the first diagnostic
-		suggest   string   // of the first diagnostic
-	}{
-		{"unknown top-level key", "bindngs: {}\n", []string{`unknown key "bindngs"`}, 1, "bindings"},
-		{"unknown binding key", "bindings:\n  a:\n    comand: [x]\n", []string{`binding "a": unknown key "comand"`}, 3, "command"},
-		{"both command and http", "bindings:\n  a:\n    command: [x]\n    http: http://h/\n", []string{`binding "a" has both command and http`}, 4, ""},
-		{"neither command nor http", "bindings:\n  a:\n    timeout: 5s\n", []string{`binding "a" has neither command nor http`}, 2, ""},
-		{"an empty binding", "bindings:\n  a:\n", []string{`binding "a" has neither command nor http`}, 2, ""},
-		{"a binding that is not a mapping", "bindings:\n  a: python3 run.py\n", []string{`binding "a" must be a mapping`}, 2, ""},
-		{"bad timeout", "bindings:\n  a:\n    command: [x]\n    timeout: soon\n", []string{`binding "a": timeout "soon" is not a duration`}, 4, ""},
-		{"timeout without a unit", "bindings:\n  a:\n    command: [x]\n    timeout: 30\n", []string{`binding "a": timeout 30 has no unit; write 30s`}, 4, ""},
-		{"zero timeout", "bindings:\n  a:\n    command: [x]\n    timeout: 0s\n", []string{`binding "a": timeout must be greater than zero`}, 4, ""},
-		{"negative timeout", "bindings:\n  a:\n    command: [x]\n    timeout: -1s\n", []string{`binding "a": timeout must be greater than zero`}, 4, ""},
-		{"empty command", "bindings:\n  a:\n    command: []\n", []string{`binding "a": command is empty`}, 3, ""},
-		{"command as a string", "bindings:\n  a:\n    command: python3 run.py\n", []string{`binding "a": command must be a list of strings such as [python3, extract.py]; it is not run by a shell`}, 3, ""},
-		{"empty program", "bindings:\n  a:\n    command: ['', x]\n", []string{`binding "a": command[0] is empty`}, 3, ""},
-		{"a command argument that is not a string", "bindings:\n  a:\n    command: [x, {y: z}]\n", []string{`binding "a": command[1] must be a string`}, 3, ""},
-		{"URL with another scheme", "bindings:\n  a:\n    http: ftp://h/x\n", []string{`binding "a": http must be an http:// or https:// URL`}, 3, ""},
-		{"URL without a host", "bindings:\n  a:\n    http: 'http:///x'\n", []string{`binding "a": http URL has no host`}, 3, ""},
-		{"not a URL", "bindings:\n  a:\n    http: '://nope'\n", []string{`binding "a": http is not a valid URL`}, 3, ""},
-		{"URL that is not a string", "bindings:\n  a:\n    http: [x]\n", []string{`binding "a": http must be a URL`}, 3, ""},
-		{"duplicate binding", "bindings:\n  a:\n    command: [x]\n  a:\n    command: [y]\n", []string{`duplicate key "a"`}, 4, ""},
-		{"bindings as a list", "bindings: [a, b]\n", []string{"bindings must map AI-system ids to their adapters"}, 1, ""},
-		{"providers as a list", "providers: [a]\n", []string{"providers must map provider names"}, 1, ""},
-		{"a list at the top", "- a\n", []string{"a runtime file is a mapping"}, 1, ""},
-		{"two documents", "bindings: {}\n---\nbindings: {}\n", []string{"a runtime file holds exactly one YAML document"}, 2, ""}, // at the --- that starts the second
-		{"an alias", "bindings:\n  a: &x {command: [x]}\n  b: *x\n", []string{"anchors (&name) are not allowed"}, 2, ""},
-		{"YAML syntax error", "bindings:\n  a: [x\n", []string{"YAML syntax error"}, 0, ""},
-		{"every problem is reported", "bindings:\n  a:\n    command: []\n  b:\n    http: ftp://x\n    timeout: 1\n",
-			[]string{`binding "a": command is empty`, `binding "b": http must be`, `binding "b": timeout 1 has no unit`}, 3, ""},
-	}
+// refusal is a runtime file Parse refuses, and what it must say.
+type refusal struct {
+	name, src string
+	want      []string // substrings of the messages, in order
+	line      int      // of the first diagnostic; 0 when the parser's position is not pinned
+	suggest   string   // of the first diagnostic
+}
+
+// checkRefusals parses each file: Parse gives no file and diagnostics, every one
+// invalid_runtime (a registered code), whose messages hold want in order, the first at
+// line with suggestion suggest, and no diagnostic repeats secret.
+func checkRefusals(t *testing.T, tests []refusal, secret string) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, ds := Parse([]byte(tt.src))
@@ -187,8 +166,43 @@ func TestParseErrors(t *testing.T) {
 			if first.Suggestion != tt.suggest {
 				t.Errorf("suggestion = %q, want %q", first.Suggestion, tt.suggest)
 			}
+			if secret != "" && strings.Contains(err.Error(), secret) {
+				t.Errorf("the error repeats the secret: %v", err)
+			}
 		})
 	}
+}
+
+func TestParseErrors(t *testing.T) {
+	checkRefusals(t, []refusal{
+		{"unknown top-level key", "bindngs: {}\n", []string{`unknown key "bindngs"`}, 1, "bindings"},
+		{"unknown binding key", "bindings:\n  a:\n    comand: [x]\n", []string{`binding "a": unknown key "comand"`}, 3, "command"},
+		{"both command and http", "bindings:\n  a:\n    command: [x]\n    http: http://h/\n", []string{`binding "a" has both command and http`}, 4, ""},
+		{"neither command nor http", "bindings:\n  a:\n    timeout: 5s\n", []string{`binding "a" has neither command nor http`}, 2, ""},
+		{"an empty binding", "bindings:\n  a:\n", []string{`binding "a" has neither command nor http`}, 2, ""},
+		{"a binding that is not a mapping", "bindings:\n  a: python3 run.py\n", []string{`binding "a" must be a mapping`}, 2, ""},
+		{"bad timeout", "bindings:\n  a:\n    command: [x]\n    timeout: soon\n", []string{`binding "a": timeout "soon" is not a duration`}, 4, ""},
+		{"timeout without a unit", "bindings:\n  a:\n    command: [x]\n    timeout: 30\n", []string{`binding "a": timeout 30 has no unit; write 30s`}, 4, ""},
+		{"zero timeout", "bindings:\n  a:\n    command: [x]\n    timeout: 0s\n", []string{`binding "a": timeout must be greater than zero`}, 4, ""},
+		{"negative timeout", "bindings:\n  a:\n    command: [x]\n    timeout: -1s\n", []string{`binding "a": timeout must be greater than zero`}, 4, ""},
+		{"empty command", "bindings:\n  a:\n    command: []\n", []string{`binding "a": command is empty`}, 3, ""},
+		{"command as a string", "bindings:\n  a:\n    command: python3 run.py\n", []string{`binding "a": command must be a list of strings such as [python3, extract.py]; it is not run by a shell`}, 3, ""},
+		{"empty program", "bindings:\n  a:\n    command: ['', x]\n", []string{`binding "a": command[0] is empty`}, 3, ""},
+		{"a command argument that is not a string", "bindings:\n  a:\n    command: [x, {y: z}]\n", []string{`binding "a": command[1] must be a string`}, 3, ""},
+		{"URL with another scheme", "bindings:\n  a:\n    http: ftp://h/x\n", []string{`binding "a": http must be an http:// or https:// URL`}, 3, ""},
+		{"URL without a host", "bindings:\n  a:\n    http: 'http:///x'\n", []string{`binding "a": http URL has no host`}, 3, ""},
+		{"not a URL", "bindings:\n  a:\n    http: '://nope'\n", []string{`binding "a": http is not a valid URL`}, 3, ""},
+		{"URL that is not a string", "bindings:\n  a:\n    http: [x]\n", []string{`binding "a": http must be a URL`}, 3, ""},
+		{"duplicate binding", "bindings:\n  a:\n    command: [x]\n  a:\n    command: [y]\n", []string{`duplicate key "a"`}, 4, ""},
+		{"bindings as a list", "bindings: [a, b]\n", []string{"bindings must map AI-system ids to their adapters"}, 1, ""},
+		{"providers as a list", "providers: [a]\n", []string{"providers must map provider names"}, 1, ""},
+		{"a list at the top", "- a\n", []string{"a runtime file is a mapping"}, 1, ""},
+		{"two documents", "bindings: {}\n---\nbindings: {}\n", []string{"a runtime file holds exactly one YAML document"}, 2, ""}, // at the --- that starts the second
+		{"an alias", "bindings:\n  a: &x {command: [x]}\n  b: *x\n", []string{"anchors (&name) are not allowed"}, 2, ""},
+		{"YAML syntax error", "bindings:\n  a: [x\n", []string{"YAML syntax error"}, 0, ""},
+		{"every problem is reported", "bindings:\n  a:\n    command: []\n  b:\n    http: ftp://x\n    timeout: 1\n",
+			[]string{`binding "a": command is empty`, `binding "b": http must be`, `binding "b": timeout 1 has no unit`}, 3, ""},
+	}, "")
 }
 
 func TestParseProviders(t *testing.T) {
@@ -220,12 +234,7 @@ func TestParseProviders(t *testing.T) {
 
 func TestParseProvidersErrors(t *testing.T) {
 	const secret = "sk-proj-DoNotEchoThis0123456789"
-	tests := []struct {
-		name, src string
-		want      []string // substrings of the messages, in order
-		line      int      // of the first diagnostic
-		suggest   string   // of the first diagnostic
-	}{
+	checkRefusals(t, []refusal{
 		{"unknown key", "providers:\n  a:\n    kind: openai\n    base_ulr: http://h/v1\n", []string{`provider "a": unknown key "base_ulr"; a provider has the keys kind, base_url`}, 4, "base_url"},
 		{"no kind", "providers:\n  a:\n    base_url: http://h/v1\n", []string{`provider "a" has no kind; write kind: openai`}, 2, ""},
 		{"an empty provider", "providers:\n  a:\n", []string{`provider "a" has no kind`}, 2, ""},
@@ -257,35 +266,7 @@ func TestParseProvidersErrors(t *testing.T) {
 		{"an alias", "providers:\n  a: &x {kind: openai}\n  b: *x\n", []string{"anchors (&name) are not allowed"}, 2, ""},
 		{"every problem is reported", "providers:\n  a:\n    kind: openia\n    max_retries: -2\n  b:\n    kind: anthropic\n    api_key: " + secret + "\n    timeout: 5\nbindings:\n  c: {command: []}\n",
 			[]string{`unknown kind "openia"`, "max_retries must be at least 0", `"api_key" looks like a credential`, "timeout 5 has no unit", `binding "c": command is empty`}, 3, "openai"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, ds := Parse([]byte(tt.src))
-			if f != nil || len(ds) == 0 {
-				t.Fatalf("Parse = %v, %v; want diagnostics", f, ds)
-			}
-			err := ds.Err()
-			if len(ds) < len(tt.want) {
-				t.Fatalf("got %d diagnostics, want at least %d:\n%v", len(ds), len(tt.want), err)
-			}
-			for i, w := range tt.want {
-				if !strings.Contains(ds[i].Message, w) {
-					t.Errorf("diagnostic %d = %q, want it to contain %q", i, ds[i].Message, w)
-				}
-			}
-			for _, d := range ds {
-				if d.Code != diag.InvalidRuntime {
-					t.Errorf("code = %q, want %q", d.Code, diag.InvalidRuntime)
-				}
-			}
-			if first := ds[0]; first.Line != tt.line || first.Suggestion != tt.suggest {
-				t.Errorf("first diagnostic at line %d with suggestion %q, want %d and %q (%v)", first.Line, first.Suggestion, tt.line, tt.suggest, err)
-			}
-			if strings.Contains(err.Error(), secret) {
-				t.Errorf("the error repeats the secret: %v", err)
-			}
-		})
-	}
+	}, secret)
 }
 
 // TestHardeningRuntimeEnv: env lists names, strictly; a value is never repeated.

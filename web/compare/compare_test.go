@@ -6,7 +6,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
-	"github.com/benchy-eval/benchy/web/ui"
+	"github.com/benchy-eval/benchy/web/ui/uitest"
 )
 
 func TestCanCompare(t *testing.T) {
@@ -30,36 +30,18 @@ func TestDecodeComparison(t *testing.T) {
 	}
 }
 
-func loaded[T any](key string, v T) ui.Load[T] {
-	var l ui.Load[T]
-	l.Settle(l.Start(key), v, nil)
-	return l
-}
-
 // TestRenderWithoutData renders the page in the states it passes through, with fields
 // missing: nothing may panic, before or after the server answers.
 func TestRenderWithoutData(t *testing.T) {
 	done := api.Run{ID: "01B", Status: api.Completed, Report: json.RawMessage(`{"benchmark_score":0.5}`)}
 	bare := api.Run{ID: "01A", Status: api.Running}
-	var refused ui.Load[api.Comparison]
-	refused.Settle(refused.Start("01A 01B"), api.Comparison{}, &client.Error{Code: "different_lengths"})
+	refused := uitest.Failed[api.Comparison]("01A 01B", &client.Error{Code: "different_lengths"})
 	pages := []*Page{
 		{},
 		{a: "01A"},
-		{a: "01A", b: "01B", cands: loaded("", []api.Run{bare, done})},
-		{a: "01A", b: "01B", cmp: loaded("01A 01B", api.Comparison{Dimensions: []api.CompareDimension{{}}, Flips: make([]api.Flip, 150)})},
+		{a: "01A", b: "01B", cands: uitest.Loaded("", []api.Run{bare, done})},
+		{a: "01A", b: "01B", cmp: uitest.Loaded("01A 01B", api.Comparison{Dimensions: []api.CompareDimension{{}}, Flips: make([]api.Flip, 150)})},
 		{a: "01A", b: "01B", cmp: refused},
 	}
-	for i, p := range pages {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("page %d panicked: %v", i, r)
-				}
-			}()
-			if p.Render() == nil {
-				t.Errorf("page %d rendered nothing", i)
-			}
-		}()
-	}
+	uitest.Renders(t, pages...)
 }

@@ -1,6 +1,10 @@
 package ontology
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/benchy-eval/benchy/web/ui/uitest"
+)
 
 func TestSearch(t *testing.T) {
 	if !ontoMatches("", "x") || !ontoMatches("ENUM", "that field is an enum") || !ontoMatches("single code", "language is a single code") ||
@@ -12,9 +16,5 @@ func TestSearch(t *testing.T) {
 // TestRenderWithoutData: the page renders from the built-in registry, and when nothing
 // matches the search.
 func TestRenderWithoutData(t *testing.T) {
-	for i, p := range []*Page{{}, {query: "nothing matches this"}} {
-		if p.Render() == nil {
-			t.Errorf("page %d rendered nothing", i)
-		}
-	}
+	uitest.Renders(t, &Page{}, &Page{query: "nothing matches this"})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
 	"github.com/benchy-eval/benchy/web/ui"
+	"github.com/benchy-eval/benchy/web/ui/uitest"
 )
 
 func TestPaging(t *testing.T) {
@@ -26,12 +27,6 @@ func TestPaging(t *testing.T) {
 	}
 }
 
-func loaded[T any](key string, v T) ui.Load[T] {
-	var l ui.Load[T]
-	l.Settle(l.Start(key), v, nil)
-	return l
-}
-
 // TestRenderWithoutData renders the page in the states it passes through, with fields
 // missing: nothing may panic, before or after the server answers.
 func TestRenderWithoutData(t *testing.T) {
@@ -40,20 +35,9 @@ func TestRenderWithoutData(t *testing.T) {
 	pages := []*Page{
 		{},
 		{id: "01A"},
-		{id: "01A", run: loaded("01A", bare), page: loaded("01A", api.ResultPage{Results: []api.Result{{}, {Status: api.Valid, FieldScores: []api.FieldScore{{}}, Error: &api.ResultError{}}}})},
-		{id: "01B", run: loaded("01B", done), page: loaded("01B", api.ResultPage{Next: -1}), status: api.Valid},
+		{id: "01A", run: uitest.Loaded("01A", bare), page: uitest.Loaded("01A", api.ResultPage{Results: []api.Result{{}, {Status: api.Valid, FieldScores: []api.FieldScore{{}}, Error: &api.ResultError{}}}})},
+		{id: "01B", run: uitest.Loaded("01B", done), page: uitest.Loaded("01B", api.ResultPage{Next: -1}), status: api.Valid},
 		{id: "01A", run: ui.Load[api.Run]{Err: errors.New("offline")}},
 	}
-	for i, p := range pages {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("page %d panicked: %v", i, r)
-				}
-			}()
-			if p.Render() == nil {
-				t.Errorf("page %d rendered nothing", i)
-			}
-		}()
-	}
+	uitest.Renders(t, pages...)
 }

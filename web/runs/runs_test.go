@@ -11,6 +11,7 @@ import (
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
 	"github.com/benchy-eval/benchy/web/ui"
+	"github.com/benchy-eval/benchy/web/ui/uitest"
 )
 
 func TestFormatPace(t *testing.T) {
@@ -112,13 +113,6 @@ func TestDecodeServerShapes(t *testing.T) {
 	}
 }
 
-// loaded is a Load that has answered v.
-func loaded[T any](key string, v T) ui.Load[T] {
-	var l ui.Load[T]
-	l.Settle(l.Start(key), v, nil)
-	return l
-}
-
 // TestRenderWithoutData renders the page in the states it passes through, with fields
 // missing: nothing may panic, before or after the server answers.
 func TestRenderWithoutData(t *testing.T) {
@@ -128,24 +122,13 @@ func TestRenderWithoutData(t *testing.T) {
 	failed := ui.Load[api.BenchmarkFile]{Err: errors.New("offline")}
 	pages := []*Page{
 		{},
-		{path: "b.yaml", benches: loaded[[]api.Benchmark]("", nil)},
-		{path: "b.yaml", file: loaded("b.yaml", api.BenchmarkFile{}), runs: loaded("b.yaml", []api.Run{bare, done}), picks: []string{"01B"},
+		{path: "b.yaml", benches: uitest.Loaded[[]api.Benchmark]("", nil)},
+		{path: "b.yaml", file: uitest.Loaded("b.yaml", api.BenchmarkFile{}), runs: uitest.Loaded("b.yaml", []api.Run{bare, done}), picks: []string{"01B"},
 			live: liveRun{id: "01A", loaded: true, run: bare}, runErr: &client.Error{Code: "missing_binding", Message: "no"}},
-		{path: "b.yaml", file: loaded("b.yaml", api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)}),
-			bindings: loaded("", api.Bindings{}), live: liveRun{id: "01B", loaded: true, run: done, score: &score}},
+		{path: "b.yaml", file: uitest.Loaded("b.yaml", api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)}),
+			bindings: uitest.Loaded("", api.Bindings{}), live: liveRun{id: "01B", loaded: true, run: done, score: &score}},
 		{path: "b.yaml", file: failed, live: liveRun{id: "01C", loaded: true, run: api.Run{Status: api.Aborted, Error: &api.RunError{Code: "bad_data", File: "d.jsonl", Line: 3}}}},
 	}
-	for i, p := range pages {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("page %d panicked: %v", i, r)
-				}
-			}()
-			if p.Render() == nil {
-				t.Errorf("page %d rendered nothing", i)
-			}
-		}()
-	}
+	uitest.Renders(t, pages...)
 	var _ app.Composer = &Page{}
 }

@@ -22,13 +22,7 @@ import (
 // as interrupted with every reported example kept, the resumed run asks the AI-system only
 // for the missing examples, and its results equal a clean run's byte for byte.
 func TestCrashAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the benchy binary")
-	}
-	bin := filepath.Join(t.TempDir(), "benchy")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/benchy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := benchyBinary(t)
 	dir := runWorkspace(t, slow{gate: true, from: 5})
 
 	base, proc := startBenchy(t, bin, dir)

@@ -102,11 +102,7 @@ func firstEvent(t *testing.T, srv *httptest.Server, id string) (sseEvent, func()
 func TestHardeningStaleRunResumable(t *testing.T) {
 	dir := runWorkspace(t, slow{})
 	_, srv := serve(t, Config{Workspace: dir})
-	cli, err := store.Open(store.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := storeBeside(t, dir)
 	viaGet, viaResume, viaCancel, viaEvents, viaList := otherRun(t, cli, dir, 5), otherRun(t, cli, dir, 5),
 		otherRun(t, cli, dir, 0), otherRun(t, cli, dir, 0), otherRun(t, cli, dir, 0)
 	for _, id := range []string{viaGet, viaResume, viaCancel, viaEvents, viaList} {
@@ -154,11 +150,7 @@ func TestHardeningStaleRunResumable(t *testing.T) {
 func TestHardeningOtherProcessRun(t *testing.T) {
 	dir := runWorkspace(t, slow{})
 	_, srv := serve(t, Config{Workspace: dir})
-	cli, err := store.Open(store.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli := storeBeside(t, dir)
 	id := otherRun(t, cli, dir, 2)
 	host, _ := os.Hostname()
 	owner := fmt.Sprintf("process %d on %s", os.Getpid(), host)
@@ -221,13 +213,7 @@ func TestHardeningOtherProcessRun(t *testing.T) {
 // once it is killed with -9, the open event stream ends with "done" interrupted within
 // about a second, and a resume here evaluates only the examples it had not stored.
 func TestHardeningKilledCLIRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the benchy binary")
-	}
-	bin := filepath.Join(t.TempDir(), "benchy")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/benchy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := benchyBinary(t)
 	dir := runWorkspace(t, slow{gate: true, from: 4}) // answers 0-3, then waits
 	_, srv := serve(t, Config{Workspace: dir})
 	cmd := exec.Command(bin, "run", "--concurrency", "1", "-o", filepath.Join(dir, "out.json"), filepath.Join(dir, "slow", "benchmark.yaml"))

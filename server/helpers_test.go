@@ -61,6 +61,42 @@ func adapterBinaries(t *testing.T) (invoice, slow string) {
 	return invoice, slow
 }
 
+var benchy struct {
+	once sync.Once
+	err  error
+}
+
+// benchyBinary builds cmd/benchy once, for the tests that run the real binary; with -short
+// they are skipped.
+func benchyBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the benchy binary")
+	}
+	bin := filepath.Join(binDir, "benchy")
+	benchy.once.Do(func() {
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/benchy").CombinedOutput(); err != nil {
+			benchy.err = fmt.Errorf("go build ../cmd/benchy: %v\n%s", err, out)
+		}
+	})
+	if benchy.err != nil {
+		t.Fatal(benchy.err)
+	}
+	return bin
+}
+
+// storeBeside opens workspace dir's store beside the server, as another process would;
+// it is closed when the test ends.
+func storeBeside(t *testing.T, dir string) *store.Store {
+	t.Helper()
+	st, err := store.Open(store.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // slowYAML is a benchmark of the slow adapter: examples slowExamples, each answered as
 // {"number": text, "total": len(text)}.
 const slowYAML = `version: "1.0"

@@ -97,20 +97,15 @@ func storeBeside(t *testing.T, dir string) *store.Store {
 	return st
 }
 
-// slowYAML is a benchmark of the slow adapter: examples slowExamples, each answered as
-// {"number": text, "total": len(text)}.
-const slowYAML = `version: "1.0"
-ontology_version: "1.0"
-benchmark: {task: extract, domain: finance, language: en}
-program:
-  input: {text: string}
-  output: {number: string, total: float}
-scoring:
-  weights: {number: 1, total: 3}
-  aggregator: weighted_mean
-data: {path: data.jsonl}
-ai-system: {type: external, id: slow-system}
-`
+// slowYAML is the benchmark of the slow adapter (testdata/slow-adapter/benchmark.yaml),
+// over slowData's examples.
+var slowYAML = func() string {
+	src, err := os.ReadFile("testdata/slow-adapter/benchmark.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(src)
+}()
 
 const slowExamples = 12
 

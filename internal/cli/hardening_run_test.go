@@ -43,21 +43,12 @@ func slowBin(t *testing.T) string {
 	return slowAdapter.path
 }
 
-const slowBenchmark = `version: "1.0"
-ontology_version: "1.0"
-benchmark: {task: extract, domain: finance, language: en}
-program:
-  input: {text: string}
-  output: {number: string, total: float}
-scoring:
-  weights: {number: 1, total: 3}
-  aggregator: weighted_mean
-data: {path: data/rows.jsonl}
-ai-system: {type: external, id: slow-system}
-`
+// slowBenchmark is the benchmark the slow adapter answers.
+const slowBenchmark = "../../server/testdata/slow-adapter/benchmark.yaml"
 
-// slowWorkspace is a workspace with benchmark.yaml over n examples, bound to the slow
-// adapter taking delay per answer and logging each call to calls.log.
+// slowWorkspace is a workspace with benchmark.yaml over n examples in data/rows.jsonl (a
+// dataset in a folder of its own), bound to the slow adapter taking delay per answer and
+// logging each call to calls.log.
 func slowWorkspace(t *testing.T, n int, delay time.Duration) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -68,8 +59,14 @@ func slowWorkspace(t *testing.T, n int, delay time.Duration) string {
 	}
 	runtime := fmt.Sprintf("bindings:\n  slow-system:\n    command: [%q, -log, %q, -delay, %q]\n    timeout: 30s\n",
 		slowBin(t), filepath.Join(dir, "calls.log"), strconv.Itoa(int(delay.Milliseconds())))
+	bench, err := os.ReadFile(slowBenchmark)
+	if err != nil {
+		t.Fatal(err)
+	}
 	testkit.WriteFiles(t, dir, map[string]string{
-		"benchmark.yaml": slowBenchmark, "data/rows.jsonl": rows.String(), "benchy.runtime.yaml": runtime,
+		"benchmark.yaml":      strings.Replace(string(bench), "data: {path: data.jsonl}", "data: {path: data/rows.jsonl}", 1),
+		"data/rows.jsonl":     rows.String(),
+		"benchy.runtime.yaml": runtime,
 	})
 	return dir
 }

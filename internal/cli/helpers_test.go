@@ -2,10 +2,13 @@ package cli_test
 
 import (
 	"io/fs"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/server"
 )
 
 // runEach runs dir/<b>/benchmark.yaml into dir/<b>/results.json for each b, failing the
@@ -62,4 +65,19 @@ func eachFile(t *testing.T, dir string, f func(path, data string)) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// serveAPI serves a real server on workspace ws, closed when the test ends.
+func serveAPI(t *testing.T, ws string) *httptest.Server {
+	t.Helper()
+	s, err := server.New(server.Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		s.Close()
+	})
+	return srv
 }

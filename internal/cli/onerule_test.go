@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/benchy-eval/benchy/server"
+	"github.com/benchy-eval/benchy/api"
 )
 
 // TestOneRuntimeRuleSubfolder runs one benchmark of a workspace's subfolder, which has its
@@ -48,26 +47,13 @@ func TestOneRuntimeRuleSubfolder(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err := server.New(server.Config{Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-	defer s.Close()
+	srv := serveAPI(t, ws)
 	var started struct{ ID string }
 	if code := apiCall(t, srv, "POST", "/api/runs", `{"benchmark": "sub/benchmark.yaml"}`, &started); code != http.StatusAccepted {
 		t.Fatalf("POST /api/runs: %d", code)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		var run struct{ Status string }
-		apiCall(t, srv, "GET", "/api/runs/"+started.ID, "", &run)
-		if run.Status == "completed" {
-			break
-		}
-		if run.Status != "queued" && run.Status != "running" || time.Now().After(deadline) {
-			t.Fatalf("run %s is %s", started.ID, run.Status)
-		}
+	if run := waitRun(t, srv, started.ID); run.Status != api.Completed {
+		t.Fatalf("run %s is %s", started.ID, run.Status)
 	}
 	var web resultDoc
 	if code := apiCall(t, srv, "GET", "/api/runs/"+started.ID+"/results?format=json", "", &web); code != http.StatusOK {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
-	"github.com/benchy-eval/benchy/server"
 )
 
 // TestOneRunServiceStored runs one benchmark through `benchy run` (recorded in its
@@ -48,13 +47,7 @@ func TestOneRunServiceStored(t *testing.T) {
 				t.Fatalf("benchy run: exit %d, want %d\n%s", code, want, stderr)
 			}
 
-			s, err := server.New(server.Config{Workspace: ws})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(s.Handler())
-			defer srv.Close()
-			defer s.Close()
+			srv := serveAPI(t, ws)
 			var list api.Runs
 			if code := apiCall(t, srv, "GET", api.RunsPath, "", &list); code != http.StatusOK || len(list.Runs) != 1 {
 				t.Fatalf("GET /api/runs: %d, %d runs, want the one benchy run recorded\n%s", code, len(list.Runs), stderr)

@@ -79,30 +79,8 @@ func anthServer(t *testing.T, steps ...anthStep) (*httptest.Server, func() []ant
 func anthAdapter(t *testing.T, url string, task Task, cfg Config) (*modelAdapter, *[]time.Duration) {
 	t.Helper()
 	cfg.Name, cfg.Kind, cfg.BaseURL, cfg.APIKeyEnv = "claude", KindAnthropic, url, "ANTHROPIC_API_KEY"
-	f, err := NewFactory(cfg, task, func(k string) string {
-		if k == "ANTHROPIC_API_KEY" {
-			return "sk-ant-test"
-		}
-		return ""
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := a.(*modelAdapter)
-	var mu sync.Mutex
-	waits := new([]time.Duration)
-	m.c.sleep = func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		*waits = append(*waits, d)
-		mu.Unlock()
-		return ctx.Err()
-	}
-	m.c.jitter = func() float64 { return 0.5 }
-	return m, waits
+	m := newModel(t, cfg, task, "sk-ant-test")
+	return m, recordWaits(m)
 }
 
 // anthOutput is the program output the tests ask for.

@@ -252,16 +252,12 @@ func TestKeyNeverInFailures(t *testing.T) {
 		w.Write([]byte(`{"error":"bad key ` + r.Header.Get("Authorization") + `"}`))
 	}))
 	defer srv.Close()
-	factory, err := NewFactory(Config{Name: "t", Kind: KindOpenAI, BaseURL: srv.URL, APIKeyEnv: "K"},
+	ad := newModel(t, Config{Name: "t", Kind: KindOpenAI, BaseURL: srv.URL, APIKeyEnv: "K"},
 		Task{System: ir.AISystem{Type: ir.SystemModel, Provider: "t", Model: "m"},
 			Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
 			Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "a", Type: ir.TypeString}}}},
-		func(string) string { return key })
-	if err != nil {
-		t.Fatal(err)
-	}
-	ad, _ := factory()
-	_, err = ad.Invoke(context.Background(), 0, map[string]any{"q": "x"})
+		key)
+	_, err := ad.Invoke(context.Background(), 0, map[string]any{"q": "x"})
 	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "[redacted]") {
 		t.Errorf("failure %v", err)
 	}

@@ -34,18 +34,10 @@ func urlTask() Task {
 		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "label", Type: ir.TypeString}}}}
 }
 
+// urlAdapter is a model adapter of kind at base, with leakedKey as its key and no retries.
 func urlAdapter(t *testing.T, kind Kind, base string) engine.Adapter {
 	t.Helper()
-	factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: 0}, urlTask(),
-		func(string) string { return leakedKey })
-	if err != nil {
-		t.Fatal(err)
-	}
-	ad, err := factory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ad
+	return newModel(t, Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: 0}, urlTask(), leakedKey)
 }
 
 // urlLeak is the first piece of six or more characters of a base URL's credentials, or of

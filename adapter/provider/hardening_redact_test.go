@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/testkit"
-	"github.com/benchy-eval/benchy/ir"
 )
 
 // leakedKey is a 27-character key, as in the review that found 24 of its characters in
@@ -70,16 +69,8 @@ func TestHardeningKeyRedactedBeforeTruncation(t *testing.T) {
 			if kind == KindOpenAI {
 				base += "/v1"
 			}
-			factory, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: base, APIKeyEnv: "K", MaxRetries: 0},
-				Task{System: ir.AISystem{Type: ir.SystemModel, Provider: "p", Model: "m"},
-					Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
-					Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "label", Type: ir.TypeString}}}},
-				func(string) string { return leakedKey })
-			if err != nil {
-				t.Fatal(err)
-			}
-			ad, _ := factory()
-			_, err = ad.Invoke(context.Background(), 0, map[string]any{"q": "refused"})
+			ad := urlAdapter(t, kind, base)
+			_, err := ad.Invoke(context.Background(), 0, map[string]any{"q": "refused"})
 			var f *engine.Failure
 			if !errors.As(err, &f) || !strings.Contains(f.Message, "HTTP 401") {
 				t.Fatalf("error answer: %v", err)

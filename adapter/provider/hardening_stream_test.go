@@ -317,15 +317,7 @@ func (s *streamServer) seen() []streamCall {
 // streamAdapter is an adapter of kind against url, without waits between retries.
 func streamAdapter(t *testing.T, kind Kind, url string, task Task, mode string) *modelAdapter {
 	t.Helper()
-	f, err := NewFactory(Config{Name: "p", Kind: kind, BaseURL: url, StructuredOutput: mode, MaxRetries: DefaultMaxRetries}, task, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := a.(*modelAdapter)
+	m := newModel(t, Config{Name: "p", Kind: kind, BaseURL: url, StructuredOutput: mode, MaxRetries: DefaultMaxRetries}, task, "")
 	m.c.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	return m
 }

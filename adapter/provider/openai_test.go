@@ -146,34 +146,17 @@ func oaTask(t testing.TB) (Task, map[string]any) {
 // oaAdapter builds an adapter the way the runtime does, through NewFactory, then swaps the
 // client's sleep for one that records the waits and returns at once.
 func oaAdapter(t testing.TB, cfg Config, task Task) (*modelAdapter, *[]time.Duration) {
+	t.Helper()
 	cfg.Kind = KindOpenAI
 	if cfg.APIKeyEnv == "" {
 		cfg.APIKeyEnv = "OPENAI_TEST_KEY"
 	}
-	factory, err := NewFactory(cfg, task, func(name string) string {
-		if name == "OPENAI_TEST_KEY" {
-			return oaKey
-		}
-		return ""
-	})
-	if err != nil {
-		t.Fatal(err)
+	key := ""
+	if cfg.APIKeyEnv == "OPENAI_TEST_KEY" {
+		key = oaKey
 	}
-	ad, err := factory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := ad.(*modelAdapter)
-	waits := new([]time.Duration)
-	var mu sync.Mutex
-	a.c.sleep = func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		*waits = append(*waits, d)
-		mu.Unlock()
-		return ctx.Err()
-	}
-	a.c.jitter = func() float64 { return 0.5 } // the base backoff, no jitter
-	return a, waits
+	m := newModel(t, cfg, task, key)
+	return m, recordWaits(m)
 }
 
 // oaFailure is the *engine.Failure in err; it fails the test when there is none, or when

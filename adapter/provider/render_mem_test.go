@@ -119,14 +119,7 @@ func TestArtifactMemoryChild(t *testing.T) {
 		Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "doc", Type: ir.TypeDocument}}},
 		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "label", Type: ir.TypeString}}},
 	}
-	factory, err := NewFactory(Config{Name: "local", Kind: KindOpenAI, BaseURL: srv.URL}, task, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	ad, err := factory()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ad := newModel(t, Config{Name: "local", Kind: KindOpenAI, BaseURL: srv.URL}, task, "")
 	base := vmHWM(t)
 	_, err = ad.Invoke(context.Background(), 0, map[string]any{"doc": doc})
 	outcome := "answered"

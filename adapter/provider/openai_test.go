@@ -159,6 +159,15 @@ func oaAdapter(t testing.TB, cfg Config, task Task) (*modelAdapter, *[]time.Dura
 	return m, recordWaits(m)
 }
 
+// oaQATask asks one question (q) for one answer (answer).
+func oaQATask() Task {
+	return Task{
+		System: ir.AISystem{Model: "gpt-test"},
+		Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
+		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "answer", Type: ir.TypeString}}},
+	}
+}
+
 // oaFailure is the *engine.Failure in err; it fails the test when there is none, or when
 // the message holds the key.
 func oaFailure(t *testing.T, err error) *engine.Failure {
@@ -360,11 +369,7 @@ func TestOpenAIReplies(t *testing.T) {
 		{name: "body not JSON", body: `<html>bad gateway</html>`,
 			status: engine.StatusExecutionError, code: diag.ProviderError, message: "<html>bad gateway</html>"},
 	}
-	task := Task{
-		System: ir.AISystem{Model: "gpt-test"},
-		Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
-		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "answer", Type: ir.TypeString}}},
-	}
+	task := oaQATask()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newOAServer(t, oaResponse{body: tt.body})
@@ -423,11 +428,7 @@ func TestOpenAIRetries(t *testing.T) {
 			waits:   []time.Duration{500 * time.Millisecond, time.Second},
 			replies: []oaResponse{{status: 503, body: `{"error":{"message":"overloaded"}}`}}},
 	}
-	task := Task{
-		System: ir.AISystem{Model: "gpt-test"},
-		Input:  ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "q", Type: ir.TypeString}}},
-		Output: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{{Name: "answer", Type: ir.TypeString}}},
-	}
+	task := oaQATask()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newOAServer(t, tt.replies...)

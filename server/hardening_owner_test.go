@@ -189,19 +189,8 @@ func TestHardeningOtherProcessRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	finished := time.Now()
-	for {
-		e, ok := next()
-		if !ok {
-			t.Fatal("the stream ended without done")
-		}
-		if e.name == "done" {
-			var d api.Done
-			json.Unmarshal([]byte(e.data), &d)
-			if d.Status != api.Completed || d.BenchmarkScore == nil || *d.BenchmarkScore != 1 {
-				t.Errorf("done: %s", e.data)
-			}
-			break
-		}
+	if d := untilDone(t, next); d.Status != api.Completed || d.BenchmarkScore == nil || *d.BenchmarkScore != 1 {
+		t.Errorf("done: %+v", d)
 	}
 	if took := time.Since(finished); took > 3*time.Second {
 		t.Errorf("done came %v after the other process finished, want within about followEvery", took)
@@ -249,17 +238,8 @@ func TestHardeningKilledCLIRun(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	killed := time.Now()
-	for {
-		e, ok := next()
-		if !ok {
-			t.Fatal("the stream ended without done")
-		}
-		if e.name == "done" {
-			if !strings.Contains(e.data, `"status":"interrupted"`) {
-				t.Errorf("done of the killed CLI's run: %s", e.data)
-			}
-			break
-		}
+	if d := untilDone(t, next); d.Status != api.Interrupted {
+		t.Errorf("done of the killed CLI's run: %+v", d)
 	}
 	took := time.Since(killed)
 	t.Logf("done interrupted %v after the CLI was killed", took.Round(time.Millisecond))

@@ -335,3 +335,21 @@ func events(t *testing.T, srv *httptest.Server, id string) (next func() (sseEven
 	}
 	return next, func() { resp.Body.Close() }
 }
+
+// untilDone reads events up to the stream's done event and returns it.
+func untilDone(t *testing.T, next func() (sseEvent, bool)) api.Done {
+	t.Helper()
+	for {
+		e, ok := next()
+		if !ok {
+			t.Fatal("the stream ended without done")
+		}
+		if e.name == "done" {
+			var d api.Done
+			if err := json.Unmarshal([]byte(e.data), &d); err != nil {
+				t.Fatalf("done %s: %v", e.data, err)
+			}
+			return d
+		}
+	}
+}

@@ -32,6 +32,12 @@ func withQuery(p string, q url.Values) string {
 	return p + "?" + q.Encode()
 }
 
+// BindingsFor is the bindings of the runtime file benchmark (a workspace path) binds
+// through; BindingsPath alone names the workspace root's.
+func BindingsFor(benchmark string) string {
+	return withQuery(BindingsPath, url.Values{"benchmark": {benchmark}})
+}
+
 // BenchmarkPath is the benchmark file at workspace path p (GET reads it, PUT saves it).
 func BenchmarkPath(p string) string { return BenchmarksPath + "/" + escapeSlashed(p) }
 

@@ -79,10 +79,13 @@ func (s AISystem) BindingName() string {
 	return s.ID
 }
 
-// Bindings is GET /api/bindings: names only, never commands, URLs or keys.
+// Bindings is GET /api/bindings[?benchmark=PATH]: the names a runtime file binds, never
+// commands, URLs or keys. RuntimeFile is the workspace path of the runtime file the
+// benchmark binds through (the workspace root's without ?benchmark), "" when there is none.
 type Bindings struct {
-	Bindings  []string `json:"bindings"`
-	Providers []string `json:"providers"`
+	Bindings    []string `json:"bindings"`
+	Providers   []string `json:"providers"`
+	RuntimeFile string   `json:"runtime_file,omitempty"`
 }
 
 // StartRun is the body of POST /api/runs.

@@ -250,6 +250,26 @@ func OpenRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenRegularIn is OpenRegular for slash path p inside root: a link that leads out of root
+// is refused as os.Root refuses it, and what is not a regular file is ErrNotRegular,
+// opened without blocking first so that a FIFO is never waited on.
+func OpenRegularIn(root *os.Root, p string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(filepath.FromSlash(p), os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, ErrNotRegular
+	}
+	return f, info, nil
+}
+
 // within returns p relative to dir, and whether it lies inside dir (dir itself included).
 // Both are absolute and clean.
 func within(dir, p string) (string, bool) {

@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"path/filepath"
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
+	ws "github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/ontology"
 )
@@ -91,11 +91,24 @@ func wireDiagnostics(ds diag.List) []api.Diagnostic {
 	return out
 }
 
-// bindings lists the names of the workspace's bindings and providers: never their commands,
-// URLs, environment or keys.
+// bindings lists the names of the bindings and providers of the runtime file a benchmark
+// (?benchmark=PATH) binds through, by the rule runs are started by (ws.Runtime), naming it;
+// without ?benchmark, the workspace root's. Never their commands, URLs, environment or keys.
 func (s *Server) bindings(w http.ResponseWriter, r *http.Request) error {
 	out := api.Bindings{Bindings: []string{}, Providers: []string{}}
-	rt, err := s.runtime(RuntimeFile)
+	p := RuntimeFile
+	if r.URL.Query().Has("benchmark") {
+		b := r.URL.Query().Get("benchmark")
+		if !validBenchmarkPath(b) {
+			return refuse(http.StatusBadRequest, api.BadPath, "%s", badPathMessage)
+		}
+		found := false
+		if p, found = ws.Runtime(s.wsRoot.FS(), path.Dir(b)); !found {
+			return writeJSON(w, http.StatusOK, out)
+		}
+		out.RuntimeFile = p
+	}
+	rt, err := s.runtime(p)
 	if err != nil {
 		return err
 	}
@@ -105,24 +118,20 @@ func (s *Server) bindings(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
-// runtime reads the runtime file at workspace path p, whose folder its commands run in; nil
-// without error when there is none. A file that cannot be read or is not valid is an
-// answer of its own (fileError, invalid_runtime).
+// runtime reads the runtime file at workspace path p as `benchy run` reads it
+// (ws.LoadRuntime); nil without error when there is none. A file that cannot be read or
+// is not valid is an answer of its own: fileError's, or invalid_runtime with each problem
+// at its place in p.
 func (s *Server) runtime(p string) (*adapter.Runtime, error) {
-	src, _, err := s.readRegular(p, s.cfg.MaxBody)
+	rt, err := ws.LoadRuntime(s.wsRoot, p, p)
+	var ds diag.List
 	switch {
+	case err == nil:
+		return rt, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	case err != nil:
-		return nil, fileError("runtime file", p, err)
+	case errors.As(err, &ds):
+		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), "%s", s.relative(ds.Error()))
 	}
-	rt, err := adapter.ParseRuntime(src, filepath.Join(s.dir, filepath.FromSlash(path.Dir(p))))
-	if err != nil {
-		var ds diag.List
-		if errors.As(err, &ds) { // its problems, each at p:LINE:COL as the CLI prints them
-			err = ds.In(p)
-		}
-		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.InvalidRuntime), "%s is not valid: %s", p, s.relative(err.Error()))
-	}
-	return rt, nil
+	return nil, fileError("runtime file", p, err)
 }

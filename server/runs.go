@@ -102,12 +102,14 @@ func (s *Server) paths() engine.Paths {
 // the benchmark's folder). A benchmark that does not compile is a 400 with its
 // diagnostics; one no runtime file binds, or whose binding cannot be used here, a 422.
 func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
+	var runtimeFile string // the workspace path of the runtime file that binds it, if any
 	plan, err := ws.Prepare(src, ws.Setup{Dir: s.benchmarkDir(benchmark), Paths: s.paths(), Log: s.cfg.Log,
 		Runtime: func() (*adapter.Runtime, string, error) {
 			p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark))
 			if !found {
 				return nil, "", nil
 			}
+			runtimeFile = p
 			rt, err := s.runtime(p)
 			return rt, filepath.Join(s.dir, filepath.FromSlash(p)), err
 		}})
@@ -119,7 +121,11 @@ func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
 	case errors.As(err, &unusable): // a provider that is defined but cannot be used: its key's variable unset, say
 		return nil, refuse(http.StatusUnprocessableEntity, api.BindingUnusable, "%s", s.relative(err.Error()))
 	case errors.As(err, &ds) && ds.Has(diag.MissingBinding):
-		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), "%s", s.relative(ds[0].Message))
+		msg := ds[0].Message
+		if runtimeFile != "" { // which of the workspace's runtime files lacks it
+			msg = runtimeFile + ": " + msg
+		}
+		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), "%s", s.relative(msg))
 	case errors.As(err, &ds):
 		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", benchmark, len(ds))
 		e := refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s", msg)

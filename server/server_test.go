@@ -276,8 +276,78 @@ func TestInvalidRuntimeNamesItsFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "invoices", RuntimeFile), []byte("bindings:\n  x: {comand: [./a]}\n"), 0o644)
 	srv := newTestServer(t, Config{Workspace: dir})
 	r := call(t, srv, "POST", "/api/runs", `{"benchmark":"invoices/benchmark.yaml"}`)
-	want := "invoices/" + RuntimeFile + " is not valid: invoices/" + RuntimeFile + ":2:7: invalid_runtime: "
+	want := `"message":"invoices/` + RuntimeFile + `:2:7: invalid_runtime: `
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.body, want) {
 		t.Errorf("POST /api/runs: %d %s, want 422 with %q", r.status, r.body, want)
+	}
+}
+
+// TestBindingsPerBenchmark: the run page's binding check asks for the runtime file the
+// benchmark binds through, by the rule runs start by, not the workspace root's (which said
+// "no binding" for a run that then started, and "defined" for one then refused).
+func TestBindingsPerBenchmark(t *testing.T) {
+	dir, _ := workspace(t)
+	testkit.WriteFiles(t, dir, map[string]string{
+		"sub/" + RuntimeFile:  "bindings:\n  sub-only: {command: [./a]}\n",
+		"bad/" + RuntimeFile:  "bindings:\n  x: {comand: [./a]}\n",
+		"sub/deep/only.yaml":  "x",
+		"invoices/other.yaml": "x",
+	})
+	srv := newTestServer(t, Config{Workspace: dir})
+	tests := []struct {
+		query      string
+		status     int
+		bodyPrefix string
+	}{
+		{"", 200, `{"bindings":["invoice-extractor-v7"],"providers":["local"]}` + "\n"}, // as before: no runtime_file
+		{"?benchmark=sub/deep/only.yaml", 200, `{"bindings":["sub-only"],"providers":[],"runtime_file":"sub/` + RuntimeFile + `"}`},
+		{"?benchmark=invoices/other.yaml", 200, `{"bindings":["invoice-extractor-v7"],"providers":["local"],"runtime_file":"` + RuntimeFile + `"}`},
+		{"?benchmark=bad/b.yaml", 422, `{"error":{"code":"invalid_runtime","message":"bad/` + RuntimeFile + `:2:7: invalid_runtime: `},
+		{"?benchmark=../x.yaml", 400, `{"error":{"code":"bad_path"`},
+	}
+	for _, tt := range tests {
+		r := call(t, srv, "GET", "/api/bindings"+tt.query, "")
+		if r.status != tt.status || !strings.HasPrefix(r.body, tt.bodyPrefix) {
+			t.Errorf("GET /api/bindings%s: %d %s, want %d %s…", tt.query, r.status, r.body, tt.status, tt.bodyPrefix)
+		}
+	}
+}
+
+// TestRuntimeLinkRefused: a runtime file that is a link leading out of the workspace is
+// refused where the rule finds it, for runs and for the binding check alike; the benchmark
+// does not silently bind through the workspace's runtime file above it (as it did), nor
+// through the link (as benchy run did: both now read it by workspace.LoadRuntime).
+func TestRuntimeLinkRefused(t *testing.T) {
+	dir, outside := workspace(t)
+	os.MkdirAll(filepath.Join(dir, "sym"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sym", "b.yaml"), []byte(invoiceYAML), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "sym", RuntimeFile)); err != nil {
+		t.Skip(err)
+	}
+	srv := newTestServer(t, Config{Workspace: dir})
+	for _, c := range [][3]string{
+		{"POST", "/api/runs", `{"benchmark":"sym/b.yaml"}`},
+		{"GET", "/api/bindings?benchmark=sym/b.yaml", ""},
+	} {
+		r := call(t, srv, c[0], c[1], c[2])
+		if r.status != http.StatusForbidden || !strings.Contains(r.body, `"unreadable"`) || !strings.Contains(r.body, "sym/"+RuntimeFile) {
+			t.Errorf("%s %s: %d %s, want 403 unreadable naming sym/%s", c[0], c[1], r.status, r.body, RuntimeFile)
+		}
+	}
+}
+
+// TestMissingBindingNamesFile: a runtime file that lacks the benchmark's binding is named
+// in the refusal, as benchy run names it: with runtime files in subfolders, "the runtime
+// file" alone does not say which.
+func TestMissingBindingNamesFile(t *testing.T) {
+	dir, _ := workspace(t)
+	testkit.WriteFiles(t, dir, map[string]string{
+		"sub/" + RuntimeFile: "bindings:\n  other: {command: [sh]}\n",
+		"sub/b.yaml":         invoiceYAML,
+	})
+	srv := newTestServer(t, Config{Workspace: dir})
+	r := call(t, srv, "POST", "/api/runs", `{"benchmark":"sub/b.yaml"}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.body, `"message":"sub/`+RuntimeFile+`: `) {
+		t.Errorf("POST /api/runs: %d %s, want 422 missing_binding naming sub/%s", r.status, r.body, RuntimeFile)
 	}
 }

@@ -177,21 +177,37 @@ func load(src Source) (*ir.Benchmark, error) {
 }
 
 // RuntimeFor is the runtime file `benchy run` binds a benchmark file through: the one
-// named (--runtime), or else the one of the rule (RuntimeOf), or else the working
-// directory's. A missing default is no error: it returns a nil runtime, named
-// adapter.RuntimeFile, and Prepare says what is missing.
+// named (--runtime, read from anywhere), or else the one of the rule, read as the server
+// reads it (RuntimeOf, LoadRuntime: inside the workspace, a link leading out refused), or,
+// for a benchmark in no workspace, the working directory's. A missing default is no
+// error: it returns a nil runtime, named adapter.RuntimeFile, and Prepare says what is
+// missing.
 func RuntimeFor(named, benchmark string) (*adapter.Runtime, string, error) {
 	if named != "" {
 		rt, err := adapter.LoadRuntime(named)
 		return rt, named, err
 	}
-	p, ok := RuntimeOf(filepath.Dir(benchmark))
-	if !ok {
-		p = adapter.RuntimeFile // the working directory's
+	ws, p, name := RuntimeOf(filepath.Dir(benchmark))
+	switch {
+	case p != "":
+		root, err := os.OpenRoot(ws)
+		if err != nil {
+			return nil, name, fmt.Errorf("cannot read the runtime file %s: %w", name, err)
+		}
+		defer root.Close()
+		rt, err := LoadRuntime(root, p, name)
+		return rt, name, err
+	case ws != "":
+		return nil, adapter.RuntimeFile, nil // the server would not bind it either
 	}
-	if _, err := os.Stat(p); err != nil {
+	cwd, err := os.OpenRoot(".")
+	if err != nil {
 		return nil, adapter.RuntimeFile, nil
 	}
-	rt, err := adapter.LoadRuntime(p)
-	return rt, p, err
+	defer cwd.Close()
+	if !exists(cwd.FS(), adapter.RuntimeFile) {
+		return nil, adapter.RuntimeFile, nil
+	}
+	rt, err := LoadRuntime(cwd, adapter.RuntimeFile, adapter.RuntimeFile)
+	return rt, adapter.RuntimeFile, err
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -12,39 +13,53 @@ import (
 )
 
 // Find returns the workspace a benchmark or a command in dir belongs to: the nearest folder
-// from dir up to the filesystem root that has a .benchy folder or a runtime file.
+// from dir up to the filesystem root that has a store (a .benchy folder), or else the
+// outermost that has a runtime file. A store marks a workspace for good (the server makes
+// one in its --workspace, a recorded run in its own); without one, the outermost runtime
+// file is the workspace's, the ones below it bind the benchmarks of their subfolders (so
+// that a subfolder's own runtime file does not make it a workspace of its own, with its
+// own store and its data confined to it, which the server serving the folder above would
+// not see).
 func Find(dir string) (string, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
 	}
+	outer := ""
 	for {
 		if info, err := os.Stat(filepath.Join(dir, store.Dir)); err == nil && info.IsDir() {
 			return dir, true
 		}
-		if info, err := os.Stat(filepath.Join(dir, adapter.RuntimeFile)); err == nil && !info.IsDir() {
-			return dir, true
+		if exists(os.DirFS(dir), adapter.RuntimeFile) {
+			outer = dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", false
+			return outer, outer != ""
 		}
 		dir = parent
 	}
 }
 
+// exists reports whether fsys has an entry named p in any form: a file, a folder, a link
+// (one leading nowhere, or out of fsys, too), or one that cannot be looked at.
+func exists(fsys fs.FS, p string) bool {
+	_, err := fs.Lstat(fsys, p)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // Runtime returns the runtime file a benchmark in folder dir of workspace fsys binds
 // through: the nearest at or above dir, never above fsys's root. dir and the path returned
-// are slash-separated paths of fsys ("." is its root). A folder named like the runtime file
-// does not count; any other file does, so that one that cannot be read is reported rather
-// than passed over for the one above it.
+// are slash-separated paths of fsys ("." is its root). Anything by the runtime file's name
+// counts (a folder, a link, a file that cannot be read): reading it then says what is
+// wrong, rather than the benchmark silently binding through the one above.
 func Runtime(fsys fs.FS, dir string) (string, bool) {
 	if !fs.ValidPath(dir) {
 		return "", false
 	}
 	for {
 		p := path.Join(dir, adapter.RuntimeFile)
-		if info, err := fs.Stat(fsys, p); err == nil && !info.IsDir() {
+		if exists(fsys, p) {
 			return p, true
 		}
 		if dir == "." {
@@ -54,31 +69,38 @@ func Runtime(fsys fs.FS, dir string) (string, bool) {
 	}
 }
 
-// RuntimeOf returns the runtime file a benchmark in folder dir binds through by default:
-// Runtime within its workspace (Find). The name is dir's own runtime file as dir spells it,
-// or an absolute path to the one above; false when dir is in no workspace or none binds it.
-func RuntimeOf(dir string) (string, bool) {
+// RuntimeOf finds the runtime file a benchmark in folder dir binds through by default:
+// Runtime within its workspace (Find). It returns the workspace, the runtime file's slash
+// path inside it, and its name for messages: dir's own runtime file as dir spells it, or
+// an absolute path to the one above. ws is "" when dir is in no workspace; p is "" when
+// none binds it.
+func RuntimeOf(dir string) (ws, p, name string) {
 	ws, ok := Find(dir)
 	if !ok {
-		return "", false
+		return "", "", ""
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", false
+		return ws, "", ""
 	}
 	rel, err := filepath.Rel(ws, abs)
 	if err != nil {
-		return "", false
+		return ws, "", ""
 	}
 	rel = filepath.ToSlash(rel)
-	p, ok := Runtime(os.DirFS(ws), rel)
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return ws, "", ""
+	}
+	defer root.Close()
+	p, ok = Runtime(root.FS(), rel)
 	switch {
 	case !ok:
-		return "", false
+		return ws, "", ""
 	case path.Dir(p) == rel:
-		return filepath.Join(dir, adapter.RuntimeFile), true
+		return ws, p, filepath.Join(dir, adapter.RuntimeFile)
 	}
-	return filepath.Join(ws, filepath.FromSlash(p)), true
+	return ws, p, filepath.Join(ws, filepath.FromSlash(p))
 }
 
 // NoRuntime says that no runtime file binds sys: the one message for a benchmark with none

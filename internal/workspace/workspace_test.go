@@ -11,7 +11,8 @@ import (
 )
 
 // TestOneRuntimeRuleNearest: a benchmark binds through the nearest runtime file at or above
-// its folder, never one above the workspace; a folder of that name does not count.
+// its folder, never one above the workspace; anything of that name counts, a folder too (it
+// is then refused when read, not passed over for the one above).
 func TestOneRuntimeRuleNearest(t *testing.T) {
 	fsys := fstest.MapFS{
 		"benchy.runtime.yaml":          {Data: []byte("bindings: {}\n")},
@@ -23,7 +24,7 @@ func TestOneRuntimeRuleNearest(t *testing.T) {
 		{".", "benchy.runtime.yaml"},
 		{"a", "a/benchy.runtime.yaml"},
 		{"a/b/c", "a/benchy.runtime.yaml"},
-		{"d", "benchy.runtime.yaml"},
+		{"d", "d/benchy.runtime.yaml"},
 		{"e/f", "benchy.runtime.yaml"}, // a folder that does not exist: the rule still holds
 	}
 	for _, tt := range tests {
@@ -52,8 +53,8 @@ func TestOneRuntimeRuleCLI(t *testing.T) {
 	for _, d := range []string{".benchy", "sub/deeper", "own"} {
 		os.MkdirAll(filepath.Join(ws, d), 0o755)
 	}
-	if _, ok := RuntimeOf(filepath.Join(ws, "sub")); ok {
-		t.Error("a runtime file found in a workspace that has none")
+	if gotWS, p, _ := RuntimeOf(filepath.Join(ws, "sub")); p != "" || gotWS != ws {
+		t.Errorf("RuntimeOf in a workspace without a runtime file = %q %q", gotWS, p)
 	}
 	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), nil, 0o644)
 	os.WriteFile(filepath.Join(ws, "own", "benchy.runtime.yaml"), nil, 0o644)
@@ -65,12 +66,58 @@ func TestOneRuntimeRuleCLI(t *testing.T) {
 		{".", "benchy.runtime.yaml"},
 	}
 	for _, tt := range tests {
-		if got, ok := RuntimeOf(tt.dir); !ok || got != tt.want {
-			t.Errorf("RuntimeOf(%q) = %q %v, want %q", tt.dir, got, ok, tt.want)
+		if gotWS, p, got := RuntimeOf(tt.dir); p == "" || got != tt.want || gotWS != ws {
+			t.Errorf("RuntimeOf(%q) = %q %q %q, want %q in %q", tt.dir, gotWS, p, got, tt.want, ws)
 		}
 	}
-	if got, ok := Find(filepath.Join(ws, "own")); !ok || got != filepath.Join(ws, "own") {
-		t.Errorf("Find(own) = %q %v: a runtime file marks a workspace", got, ok)
+	if got, ok := Find(filepath.Join(ws, "own")); !ok || got != ws {
+		t.Errorf("Find(own) = %q %v: the store marks the workspace, a subfolder's runtime file does not", got, ok)
+	}
+}
+
+// TestFindOutermost: without a store, the workspace is the outermost folder with a runtime
+// file, not a subfolder with one of its own (which `benchy run` took for a workspace of its
+// own: its data confined to the subfolder, its runs in a store the server never reads);
+// with one, the nearest store's folder.
+func TestFindOutermost(t *testing.T) {
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "sub", "deep"), 0o755)
+	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), nil, 0o644)
+	os.WriteFile(filepath.Join(ws, "sub", "benchy.runtime.yaml"), nil, 0o644)
+	if got, ok := Find(filepath.Join(ws, "sub", "deep")); !ok || got != ws {
+		t.Errorf("Find(sub/deep) = %q %v, want %q", got, ok, ws)
+	}
+	os.Mkdir(filepath.Join(ws, "sub", ".benchy"), 0o755)
+	if got, ok := Find(filepath.Join(ws, "sub", "deep")); !ok || got != filepath.Join(ws, "sub") {
+		t.Errorf("Find(sub/deep) with sub/.benchy = %q %v, want sub", got, ok)
+	}
+	if got, ok := Find(t.TempDir()); ok {
+		t.Errorf("Find in no workspace = %q", got)
+	}
+}
+
+// TestOneRuntimeRuleUnreadable: a runtime file that cannot be used where the rule finds it
+// (a link leading out of the workspace, a folder) is an error for `benchy run`, as it is for
+// the server; it never binds through the runtime file above it, nor through the link.
+func TestOneRuntimeRuleUnreadable(t *testing.T) {
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	os.MkdirAll(filepath.Join(ws, ".benchy"), 0o755)
+	os.MkdirAll(filepath.Join(ws, "dir", "benchy.runtime.yaml"), 0o755)
+	os.MkdirAll(filepath.Join(ws, "link"), 0o755)
+	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), []byte("bindings:\n  root: {command: [sh]}\n"), 0o644)
+	os.WriteFile(filepath.Join(base, "outside.yaml"), []byte("bindings:\n  outside: {command: [sh]}\n"), 0o644)
+	if err := os.Symlink(filepath.Join(base, "outside.yaml"), filepath.Join(ws, "link", "benchy.runtime.yaml")); err != nil {
+		t.Skip(err)
+	}
+	for _, dir := range []string{"link", "dir"} {
+		rt, name, err := RuntimeFor("", filepath.Join(ws, dir, "b.yaml"))
+		if err == nil || rt != nil || !strings.Contains(err.Error(), filepath.Join(dir, "benchy.runtime.yaml")) {
+			t.Errorf("%s: RuntimeFor = %v %q %v, want an error naming %s's runtime file", dir, rt.Names(), name, err, dir)
+		}
+	}
+	if rt, _, err := RuntimeFor("", filepath.Join(ws, "b.yaml")); err != nil || len(rt.Names()) != 1 || rt.Names()[0] != "root" {
+		t.Errorf("the workspace's own runtime file: %v %v", rt.Names(), err)
 	}
 }
 

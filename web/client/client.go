@@ -79,9 +79,10 @@ func (c *Client) SaveBenchmark(ctx context.Context, p, yaml string) (api.Benchma
 	return f, err
 }
 
-// Bindings names the runtime file's bindings and providers.
-func (c *Client) Bindings(ctx context.Context) (api.Bindings, error) {
-	return get[api.Bindings](ctx, api.BindingsPath)
+// Bindings names the bindings and providers of the runtime file benchmark (a workspace
+// path) binds through.
+func (c *Client) Bindings(ctx context.Context, benchmark string) (api.Bindings, error) {
+	return get[api.Bindings](ctx, api.BindingsFor(benchmark))
 }
 
 // RunsQuery filters a listing of runs; a zero field does not filter.

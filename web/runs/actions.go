@@ -20,7 +20,6 @@ func (p *Page) onRetry(ctx app.Context, e app.Event) {
 	p.benches.Reset()
 	p.bindings.Reset()
 	p.loadBenches(ctx)
-	p.loadBindings(ctx)
 	if p.path != "" {
 		p.file.Reset()
 		path := p.path

@@ -61,7 +61,6 @@ func (p *Page) OnNav(ctx app.Context) {
 	}
 	if !p.benches.Answered() && !p.benches.Busy {
 		p.loadBenches(ctx)
-		p.loadBindings(ctx)
 	}
 	if want == "" && runID == "" && p.path == "" && p.benches.OK && len(p.benches.Value) > 0 {
 		want = p.benches.Value[0].Path
@@ -92,6 +91,7 @@ func (p *Page) choose(ctx app.Context, path string) {
 	ui.Fetch(ctx, &p.file, path, func(c context.Context) (api.BenchmarkFile, error) {
 		return client.Default.Benchmark(c, path)
 	}, nil)
+	p.loadBindings(ctx)
 	p.loadRuns(ctx)
 }
 
@@ -103,8 +103,13 @@ func (p *Page) loadBenches(ctx app.Context) {
 	})
 }
 
+// loadBindings loads the bindings of the runtime file the shown benchmark binds through
+// (the server's rule: the nearest at or above its folder), not only the workspace root's.
 func (p *Page) loadBindings(ctx app.Context) {
-	ui.Fetch(ctx, &p.bindings, "", client.Default.Bindings, nil)
+	path := p.path
+	ui.Fetch(ctx, &p.bindings, path, func(c context.Context) (api.Bindings, error) {
+		return client.Default.Bindings(c, path)
+	}, nil)
 }
 
 // loadRuns (re)loads the list of the shown benchmark's runs, and while one of them (other

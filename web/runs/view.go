@@ -166,13 +166,15 @@ func (p *Page) renderBinding() app.UI {
 	switch {
 	case p.bindings.Err != nil:
 		return line("error", append(what, app.Text(ui.ErrText(p.bindings.Err)))...)
-	case !p.bindings.OK:
+	case !p.bindings.Has(p.path):
 		return line("muted", append(what, app.Text("checking the runtime file…"))...)
+	case p.bindings.Value.RuntimeFile == "":
+		return line("bad", append(what, app.Span().Class("bad").Text("✗ no benchy.runtime.yaml beside the benchmark or in a folder above it: a run will be refused (missing_binding)"))...)
 	case slices.Contains(names, name):
-		return line("ok", append(what, app.Span().Class("ok").Text("✓ defined in benchy.runtime.yaml"))...)
+		return line("ok", append(what, app.Span().Class("ok").Text("✓ defined in "+p.bindings.Value.RuntimeFile))...)
 	}
 	return line("bad", append(what, app.Span().Class("bad").Text("✗ no "+kind+" named "+strconv.Quote(name)+
-		" in the workspace's benchy.runtime.yaml: a run will be refused (missing_binding)"))...)
+		" in "+p.bindings.Value.RuntimeFile+": a run will be refused (missing_binding)"))...)
 }
 
 // renderRunError shows why a start, cancel or resume failed.
@@ -187,15 +189,23 @@ func (p *Page) renderRunError() app.UI {
 	body = append(body, app.Text(ui.ErrText(p.runErr)))
 	switch ui.ErrCode(p.runErr) {
 	case "missing_binding":
-		hint := "Add the binding to benchy.runtime.yaml in the workspace (a command or an http endpoint), then start again."
+		hint := "Add the binding to " + p.runtimeFile() + " (a command or an http endpoint), then start again."
 		if msg := ui.ErrText(p.runErr); strings.Contains(msg, "not installed") || strings.Contains(msg, "does not exist") {
 			hint = "The binding is there, but what it runs is not on the server's machine: install or build it as the message says, then start again."
 		} else if strings.Contains(msg, "provider") {
-			hint = "Define the provider under providers: in benchy.runtime.yaml in the workspace, then start again."
+			hint = "Define the provider under providers: in " + p.runtimeFile() + ", then start again."
 		}
 		body = append(body, app.Br(), app.Span().Class("muted").Text(hint))
 	case "invalid_benchmark":
 		body = append(body, app.Text(" "), app.A().Href(ui.EditorURL(p.path)).Text("Open it in the editor"))
 	}
 	return app.Div().ID("run-error").Class("notice error").Role("alert").Body(body...)
+}
+
+// runtimeFile names the runtime file the shown benchmark binds through, for hints.
+func (p *Page) runtimeFile() string {
+	if p.bindings.Has(p.path) && p.bindings.Value.RuntimeFile != "" {
+		return p.bindings.Value.RuntimeFile
+	}
+	return "benchy.runtime.yaml beside the benchmark or in a folder above it"
 }

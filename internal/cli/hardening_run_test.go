@@ -80,7 +80,7 @@ func calls(dir string) int {
 // TestHardeningOutputNeverOverwritesInputs: -o is refused, before any AI-system call, when
 // the result document or its stream would be, by any path, a file the run reads: the
 // dataset through a linked folder or a hard link, the benchmark, the runtime file, an
-// artifact. Results already there are replaced, never written through: a hard link or a
+// artifact; or, by name, any runtime file or a hidden file of the workspace. Results already there are replaced, never written through: a hard link or a
 // symbolic link at -o keeps what it pointed to.
 func TestHardeningOutputNeverOverwritesInputs(t *testing.T) {
 	dir := slowWorkspace(t, 3, 0)
@@ -94,6 +94,8 @@ func TestHardeningOutputNeverOverwritesInputs(t *testing.T) {
 		{"hard.json", "would overwrite the dataset data/rows.jsonl"},
 		{"benchmark.yaml", "would overwrite the benchmark"},
 		{"rt.json", "would overwrite the runtime file"},
+		{"data/Benchy.Runtime.YAML", "would write a runtime file"},
+		{".out/results.json", "a hidden file or folder"},
 		{"data", "is a folder"},
 	} {
 		code, _, stderr := runBenchy(t, "run", "--no-store", "-o", in(c.out), in("benchmark.yaml"))

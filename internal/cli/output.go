@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // The result files of `benchy run` are its own: the document is written to a temporary
@@ -30,30 +33,31 @@ type guarded struct {
 
 // outputClash says why -o cannot be used, or "": standard output is not a file, and the
 // result files must not be, by any path (a symbolic link, a linked folder, a hard link),
-// the benchmark, its dataset or artifacts, the runtime file or the store. benchDir is the
-// benchmark's folder.
+// the benchmark, its dataset or artifacts, the runtime file or the store, nor what
+// forbidden says no output is. benchDir is the benchmark's folder.
 func outputClash(out, stream, benchDir string, b *ir.Benchmark, files []guarded) string {
 	if out == "-" || out == "" {
 		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
 	}
 	dataset := filepath.Join(benchDir, filepath.FromSlash(b.Data.Path))
 	files = append(files, guarded{dataset, "the dataset " + b.Data.Path})
+	ws, ok := workspace.Find(benchDir)
+	if !ok {
+		ws = benchDir // as runPaths confines the run
+	}
 	var existing []os.FileInfo
 	var names []string
 	for _, p := range []string{out, stream} {
 		info, err := os.Stat(p) // through links: what writing p would have written
-		if err != nil {
-			continue // nothing there: a new name cannot be any file the run reads
-		}
-		if info.IsDir() {
+		if err == nil && info.IsDir() {
 			return fmt.Sprintf("-o %s: %s is a folder", out, p)
 		}
-		for _, g := range files {
-			if gi, err := os.Stat(g.path); err == nil && os.SameFile(info, gi) {
-				return fmt.Sprintf("-o %s would overwrite %s (%s is the same file)", out, g.what, p)
-			}
+		if why := forbidden(p, ws, files); why != "" {
+			return fmt.Sprintf("-o %s %s", out, why)
 		}
-		existing, names = append(existing, info), append(names, p)
+		if err == nil {
+			existing, names = append(existing, info), append(names, p)
+		}
 	}
 	if len(existing) == 0 {
 		return ""
@@ -62,6 +66,63 @@ func outputClash(out, stream, benchDir string, b *ir.Benchmark, files []guarded)
 		return fmt.Sprintf("-o %s would overwrite an artifact of the dataset (line %d, %s is the same file as %s)", out, line, field, p)
 	}
 	return ""
+}
+
+// forbidden is the one rule for a file benchy writes at a path the user names (the result
+// files of `benchy run`, the export of `benchy runs export`): it says why p may not be
+// written, or "". p may not be, by any path (a link, a linked folder, a hard link), one of
+// files; nor, by name, a runtime file anywhere, nor a private file of workspace ws (hidden,
+// or in a hidden folder such as .benchy, which holds the store): what engine.IsPrivate
+// keeps a run from reading as data, no output replaces. ws is "" when there is none.
+func forbidden(p, ws string, files []guarded) string {
+	if info, err := os.Stat(p); err == nil {
+		for _, g := range files {
+			if gi, err := os.Stat(g.path); err == nil && os.SameFile(info, gi) {
+				return fmt.Sprintf("would overwrite %s (%s is the same file)", g.what, p)
+			}
+		}
+	}
+	if strings.EqualFold(filepath.Base(p), adapter.RuntimeFile) {
+		return fmt.Sprintf("would write a runtime file (%s, in any case), which is never an output", adapter.RuntimeFile)
+	}
+	if ws == "" {
+		return ""
+	}
+	if rel, ok := inside(ws, p); ok && engine.IsPrivate(rel) {
+		return fmt.Sprintf("would write %s in the workspace %s: a hidden file or folder (%s holds the run store) is never an output", rel, ws, store.Dir)
+	}
+	return ""
+}
+
+// inside returns p relative to folder ws and whether it lies there, both with their links
+// resolved as far as they exist: a linked folder leads where writing through it would.
+func inside(ws, p string) (string, bool) {
+	abs, err1 := filepath.Abs(p)
+	wsAbs, err2 := filepath.Abs(ws)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	if real, err := filepath.EvalSymlinks(wsAbs); err == nil {
+		wsAbs = real
+	}
+	rel, err := filepath.Rel(wsAbs, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// storeFiles are the files of workspace ws's run store, which no output may be.
+func storeFiles(ws string) []guarded {
+	db := storePath(ws)
+	var files []guarded
+	for _, p := range []string{db, db + "-wal", db + "-shm"} {
+		files = append(files, guarded{p, "the run store " + db})
+	}
+	return files
 }
 
 // artifactClash looks for an artifact of the dataset that is one of the existing files,

@@ -257,6 +257,14 @@ func runsExport(e *env, args []string) int {
 		err := st.Export(pos[0], f, e.stdout)
 		return exportFailed(e, err)
 	}
+	r, err := st.Peek(pos[0])
+	if err != nil {
+		return exportFailed(e, err)
+	}
+	if why := forbidden(*out, ws, exportGuards(ws, r.Benchmark)); why != "" {
+		fmt.Fprintf(e.stderr, "benchy runs export: -o %s %s\n", *out, why)
+		return ExitUsage
+	}
 	// Through a temporary file, so a failed export leaves no partial file behind.
 	tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*")
 	if err != nil {
@@ -274,6 +282,19 @@ func runsExport(e *env, args []string) int {
 		err = os.Rename(tmp.Name(), *out)
 	}
 	return exportFailed(e, err)
+}
+
+// exportGuards are the files an export into workspace ws may not replace: what a run of
+// its benchmark (the workspace-relative path the store keeps) reads besides its data, as
+// `benchy run` guards them, and the workspace's own store.
+func exportGuards(ws, benchmark string) []guarded {
+	files := storeFiles(ws)
+	if benchmark != "" {
+		bench := filepath.Join(ws, filepath.FromSlash(benchmark))
+		_, _, runtimeFile := workspace.RuntimeOf(filepath.Dir(bench))
+		files = append(files, readFiles(bench, runtimeFile)...)
+	}
+	return files
 }
 
 func exportFailed(e *env, err error) int {

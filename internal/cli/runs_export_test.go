@@ -1,0 +1,62 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunsExportNeverOverwritesInputs: `runs export -o` follows run's -o rule (forbidden):
+// it is refused with exit 2 when it names, by any path, the store (its -wal and -shm too),
+// the run's benchmark or its runtime file, any file named like a runtime file, or a hidden
+// file of the workspace; what was there is left as it was and the store still opens.
+func TestRunsExportNeverOverwritesInputs(t *testing.T) {
+	dir := invoiceRun(t)
+	in := func(p string) string { return filepath.Join(dir, p) }
+	code, _, stderr := runBenchy(t, "run", "-o", in("results.json"), in("benchmark.yaml"))
+	m := storedLine.FindStringSubmatch(stderr)
+	if code != 0 || m == nil {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	id := m[1]
+	os.Symlink("benchmark.yaml", in("bench-link.csv"))
+	os.Symlink(".benchy", in("store-link"))
+	os.Mkdir(in("sub"), 0o755)
+	before := map[string][]byte{}
+	for _, p := range []string{".benchy/benchy.db", "benchmark.yaml", "benchy.runtime.yaml"} {
+		before[p], _ = os.ReadFile(in(p))
+	}
+	for _, c := range []struct{ out, want string }{
+		{".benchy/benchy.db", "would overwrite the run store"},
+		{"store-link/benchy.db", "would overwrite the run store"},
+		{".benchy/benchy.db-wal", "benchy.db"}, // the store's, if it is there; else a hidden file
+		{"store-link/benchy.db-shm", "benchy.db"},
+		{".benchy/new.csv", "hidden file or folder"},
+		{"store-link/new.csv", "hidden file or folder"},
+		{".env", "hidden file or folder"},
+		{"benchmark.yaml", "would overwrite the benchmark"},
+		{"bench-link.csv", "would overwrite the benchmark"},
+		{"benchy.runtime.yaml", "would overwrite the runtime file"},
+		{"sub/Benchy.Runtime.YAML", "would write a runtime file"},
+	} {
+		code, _, stderr := runBenchy(t, "runs", "export", "--workspace", dir, "--format", "csv", "-o", in(c.out), id)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("-o %s: exit %d, %q; want 2 and one line with %q", c.out, code, stderr, c.want)
+		}
+	}
+	for p, want := range before {
+		if got, _ := os.ReadFile(in(p)); string(got) != string(want) {
+			t.Errorf("%s changed", p)
+		}
+	}
+	if _, err := os.Lstat(in("sub/Benchy.Runtime.YAML")); err == nil {
+		t.Errorf("a runtime file was written")
+	}
+	if code, _, stderr := runBenchy(t, "runs", "export", "--workspace", dir, "--format", "csv", "-o", in("sub/export.csv"), id); code != 0 {
+		t.Errorf("a plain -o: exit %d\n%s", code, stderr)
+	}
+	if rows := listRows(t, "--workspace", dir); len(rows) != 1 {
+		t.Errorf("the store after the refused exports: %q", rows)
+	}
+}

@@ -72,7 +72,7 @@ func runRun(e *env, args []string) int {
 	defer stop()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	context.AfterFunc(signals, func() { cancel(workspace.ErrCancelled) }) // Ctrl-C: the run is cancelled
+	context.AfterFunc(signals, func() { cancel(signalled{context.Cause(signals)}) }) // Ctrl-C, SIGTERM: the run is cancelled
 	var rec *recorder
 	if !*noStore && pos[0] != "-" {
 		rec = openRecorder(e.stderr, pos[0], plan.Spec("", store.Options{Limit: *limit, Concurrency: *concurrency}))
@@ -99,6 +99,14 @@ func runRun(e *env, args []string) int {
 	printSummary(e.stderr, end.Report, *out)
 	return ExitOK
 }
+
+// signalled is why a run a signal stopped ends: cancelled (workspace.ErrCancelled), in the
+// words of the signal ("interrupt signal received", "terminated signal received"), so that a
+// supervisor's SIGTERM is not reported as a user's Ctrl-C.
+type signalled struct{ cause error }
+
+func (s signalled) Error() string        { return s.cause.Error() }
+func (s signalled) Is(target error) bool { return target == workspace.ErrCancelled }
 
 // prepareFailed prints why a benchmark cannot run: its own problems (diagnostics, an IR
 // that is not valid) as they are, anything else (the runtime file, a binding that cannot

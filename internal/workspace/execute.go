@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
@@ -52,6 +53,9 @@ type End struct {
 	Report   *engine.Report // the engine's, when completed
 	Err      error          // the engine's error: an *engine.Abort, a cancel, a stop
 	StoreErr error          // the first result that could not be stored, if any
+	// Workspace is the folder the plan read in: an abort's file is stored relative to it,
+	// so that a run's record says the same wherever it was started from.
+	Workspace string
 }
 
 // Execute runs the plan with the engine, storing each result it evaluates in rec as it
@@ -104,7 +108,9 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			failed(cerr)
 		}
 	}
-	return Ending(ctx, rep, err, storeErr)
+	end := Ending(ctx, rep, err, storeErr)
+	end.Workspace = p.Paths.Workspace
+	return end
 }
 
 // Ending is the one rule for how a run ended: completed with its report when the engine
@@ -137,7 +143,30 @@ func (e End) Record(st *store.Store, id string) error {
 		return st.Finish(id, e.Report)
 	case store.Aborted:
 		errors.As(e.Err, &abort)
-		return st.Abort(id, abort)
+		return st.Abort(id, e.stored(abort))
 	}
 	return st.SetStatus(id, e.Status)
+}
+
+// stored is abort as a store records it: its file a slash path relative to the workspace
+// when it lies inside it (benchy run names it relative to the working directory, the
+// server by its absolute path), absolute otherwise.
+func (e End) stored(abort *engine.Abort) *engine.Abort {
+	if abort == nil || abort.Diagnostic.File == "" {
+		return abort
+	}
+	file, err := filepath.Abs(abort.Diagnostic.File)
+	if err != nil {
+		return abort
+	}
+	if e.Workspace != "" {
+		if ws, err := filepath.Abs(e.Workspace); err == nil {
+			if rel, err := filepath.Rel(ws, file); err == nil && filepath.IsLocal(rel) {
+				file = filepath.ToSlash(rel)
+			}
+		}
+	}
+	out := *abort
+	out.Diagnostic.File = file
+	return &out
 }

@@ -195,3 +195,45 @@ func TestExecuteStores(t *testing.T) {
 		t.Errorf("stored: %+v, %v", got, err)
 	}
 }
+
+// TestAbortStoredInWorkspace: an aborted run's record names the dataset relative to the
+// workspace whatever folder benchy run was started from (it stored the path as typed,
+// "data.jsonl" from sub/ but "sub/data.jsonl" from the workspace, and the server stores it
+// absolute), while the printed error keeps the path as the user gave it.
+func TestAbortStoredInWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	sub := filepath.Join(ws, "sub")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "data.jsonl"), []byte("not json\n"), 0o644)
+	st, err := store.Open(filepath.Join(ws, "runs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, tt := range []struct{ cwd, dir, printed string }{
+		{sub, ".", "data.jsonl:1:1: "},
+		{ws, "sub", filepath.Join("sub", "data.jsonl") + ":1:1: "},
+		{t.TempDir(), sub, filepath.Join(sub, "data.jsonl") + ":1:1: "},
+	} {
+		t.Chdir(tt.cwd)
+		p, err := Prepare(Source{Name: "b.yaml", Text: []byte(system)}, Setup{Dir: tt.dir, Paths: engine.Paths{Workspace: ws}, Runtime: runtime(t, "bindings:\n  sys: {command: [cat]}\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := st.CreateRun(p.Spec("sub/b.yaml", store.Options{}))
+		if err != nil || st.MarkRunning(run.ID, 0) != nil {
+			t.Fatal(err)
+		}
+		end := Execute(context.Background(), p, Options{Concurrency: 1}, Record{Store: st, ID: run.ID}, Observer{})
+		if end.Status != store.Aborted || !strings.HasPrefix(end.Err.Error(), tt.printed) {
+			t.Fatalf("from %s: %s %v, want aborted, printed as %s…", tt.cwd, end.Status, end.Err, tt.printed)
+		}
+		if err := end.Record(st, run.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.GetRun(run.ID)
+		if err != nil || got.Error == nil || got.Error.File != "sub/data.jsonl" {
+			t.Errorf("from %s: stored %+v (%v), want the file sub/data.jsonl", tt.cwd, got.Error, err)
+		}
+	}
+}

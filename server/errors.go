@@ -138,5 +138,5 @@ func (s *Server) relative(msg string) string {
 
 // logf writes a note of the server to its log.
 func (s *Server) logf(format string, args ...any) {
-	fmt.Fprintf(s.cfg.Log, "benchy serve: "+format+"\n", args...)
+	fmt.Fprintf(s.cfg.Log, "benchy: "+format+"\n", args...)
 }

@@ -238,7 +238,7 @@ func TestHardeningCancelDuringSetup(t *testing.T) {
 		made.Add(1)
 		return slowStart{&closed}, nil
 	}
-	plan := &ws.Plan{Name: "slow/benchmark.yaml", IR: b, Canonical: canonical, IRHash: ir.Hash(canonical), Factory: factory,
+	plan := &ws.Plan{IR: b, Canonical: canonical, IRHash: ir.Hash(canonical), Factory: factory,
 		Binding: "slow-system", BenchmarkDir: filepath.Join(dir, "slow"), Paths: s.paths()}
 	j := newJob(plan, ws.Options{Concurrency: slowExamples})
 	id, err := s.runs.enqueue(j, func() (string, error) {

@@ -51,7 +51,6 @@ type Setup struct {
 // Plan is a benchmark ready to run: checked, hashed and bound. Execute runs it; a store
 // records it under Spec.
 type Plan struct {
-	Name         string // Source.Name
 	IR           *ir.Benchmark
 	Canonical    []byte // the IR's canonical JSON, stored with the run
 	IRHash       string
@@ -104,7 +103,7 @@ func (e *Unusable) Unwrap() error { return e.Err }
 // cannot be used as an *Unusable; the runtime file's own errors as Setup.Runtime returned
 // them.
 func Prepare(src Source, setup Setup) (*Plan, error) {
-	p := &Plan{Name: src.Name, IR: src.IR, Canonical: src.Canonical, IRHash: src.IRHash, BenchmarkDir: setup.Dir, Paths: setup.Paths}
+	p := &Plan{IR: src.IR, Canonical: src.Canonical, IRHash: src.IRHash, BenchmarkDir: setup.Dir, Paths: setup.Paths}
 	if p.IR == nil {
 		b, err := load(src)
 		if err != nil {

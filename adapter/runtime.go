@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,9 +14,11 @@ import (
 
 	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/adapter/runtimefile"
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/redact"
 	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -57,11 +60,39 @@ const RuntimeFile = "benchy.runtime.yaml"
 // code invalid_runtime and File path), one "FILE:LINE:COL: invalid_runtime: message" line
 // each; one that cannot be read says so.
 func LoadRuntime(path string) (*Runtime, error) {
-	src, err := os.ReadFile(path)
+	src, err := readRuntime(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseRuntime(src, filepath.Dir(path), path)
+}
+
+// readRuntime reads the runtime file at path, never more than yamlnode.MaxSize+1 bytes of
+// it: a larger one is refused with the parser's diagnostic for it (code invalid_runtime,
+// as all of the runtime file's), a device or a FIFO before a byte is read.
+func readRuntime(path string) ([]byte, error) {
+	f, err := engine.OpenRegular(path)
+	if errors.Is(err, engine.ErrNotRegular) {
+		return nil, fmt.Errorf("cannot read the runtime file: %s is not a regular file (a folder, a device or a FIFO)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the runtime file: %w", err)
 	}
-	return parseRuntime(src, filepath.Dir(path), path)
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, yamlnode.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the runtime file: %w", err)
+	}
+	if len(src) > yamlnode.MaxSize {
+		size := int64(-1) // unknown: it grew while it was read
+		if info, err := f.Stat(); err == nil && info.Size() > yamlnode.MaxSize {
+			size = info.Size()
+		}
+		d := yamlnode.TooLarge(size, yamlnode.MaxSize, "runtime file")
+		d.Code, d.File = diag.InvalidRuntime, path
+		return nil, diag.List{d}.Err()
+	}
+	return src, nil
 }
 
 // ParseRuntime parses a runtime file's text (runtimefile.Parse) and binds it: dir is the

@@ -7,6 +7,11 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 )
 
 // Exit codes.
@@ -157,30 +162,100 @@ func parseArgs(e *env, fs *flag.FlagSet, args []string, nargs int, what string) 
 	return pos, ExitOK, true
 }
 
-// readInput reads a named file, or standard input for "-".
+// readInput reads the benchmark `benchy run` runs, YAML or IR JSON (workspace.IsIR), as
+// readLimited does, up to maxRunInput bytes: a YAML file over the compiler's limit is the
+// compiler's to refuse, with the size it has.
 func readInput(e *env, name string) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(io.LimitReader(e.stdin, maxInput+1))
-		if err == nil && len(data) > maxInput {
-			err = fmt.Errorf("standard input is larger than %d MiB; a benchmark definition is never that big", maxInput>>20)
-		}
+	data, err := readLimited(e, name, maxRunInput)
+	var over *overLimit
+	switch {
+	case !errors.As(err, &over):
 		return data, err
+	case workspace.IsIR(name, data):
+		return nil, tooLarge(name, yamlnode.TooLarge(over.size, maxRunInput, "IR JSON file"))
 	}
-	info, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", name)
-	}
-	if info.Size() > maxInput {
-		return nil, fmt.Errorf("%s is larger than %d MiB; a benchmark definition is never that big", name, maxInput>>20)
-	}
-	return os.ReadFile(name)
+	return nil, tooLarge(name, yamlnode.TooLarge(over.size, yamlnode.MaxSize, ""))
 }
 
-// maxInput bounds what the CLI reads as one benchmark file.
-const maxInput = 64 << 20
+// readBenchmark reads a benchmark YAML file as readLimited does, up to the compiler's limit
+// (yamlnode.MaxSize): a file over it is refused with the compiler's own too_large
+// diagnostic (a diag.List without a File), so that its size costs nothing.
+func readBenchmark(e *env, name string) ([]byte, error) {
+	data, err := readLimited(e, name, yamlnode.MaxSize)
+	var over *overLimit
+	if errors.As(err, &over) {
+		return nil, diag.List{yamlnode.TooLarge(over.size, yamlnode.MaxSize, "")}.Err()
+	}
+	return data, err
+}
+
+// inputFailed prints why cmd could not read its FILE: a file too large as its diagnostic,
+// as cmd prints the compiler's (asJSON: the JSON array on stdout), anything else as cmd's
+// error.
+func inputFailed(e *env, cmd, name string, err error, asJSON bool) int {
+	var ds diag.List
+	switch {
+	case !errors.As(err, &ds):
+		fmt.Fprintf(e.stderr, "benchy %s: %v\n", cmd, err)
+	case asJSON:
+		e.stdout.Write(ds.JSON())
+	default:
+		fmt.Fprint(e.stderr, ds.Format(displayName(name)))
+	}
+	return ExitFail
+}
+
+// maxRunInput bounds the benchmark `benchy run` reads, as the server's default bound for a
+// benchmark file (server.DefaultMaxBody) does: 8 MiB, for IR JSON, which is larger than
+// the YAML it was compiled from. The largest benchmark the compiler reads (1 MiB, 100,000
+// YAML tokens) compiles to an IR of 1 to 3 MB: 16,000 fields in 0.5 MB of YAML give 1.3 MB.
+const maxRunInput = 8 << 20
+
+// readLimited reads a named file, or standard input for "-", and never more than limit+1
+// bytes of it, so that a huge or endless input costs no more than that. A named file must
+// be a regular file: a device is never read and a FIFO never waited on (engine.OpenRegular).
+// A text over limit is an *overLimit error, with what was read.
+func readLimited(e *env, name string, limit int64) ([]byte, error) {
+	var r io.Reader = e.stdin
+	size := int64(-1)
+	if name != "-" {
+		f, err := engine.OpenRegular(name)
+		if errors.Is(err, engine.ErrNotRegular) {
+			if info, serr := os.Stat(name); serr == nil && info.IsDir() {
+				return nil, fmt.Errorf("%s is a directory", name)
+			}
+			return nil, fmt.Errorf("%s is not a regular file (a device, a FIFO or a socket, which benchy never reads); name a file, or - for standard input", name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if info, err := f.Stat(); err == nil {
+			size = info.Size()
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		if size <= limit {
+			size = -1 // standard input, or a file that grew while it was read
+		}
+		return data, &overLimit{size}
+	}
+	return data, err
+}
+
+// overLimit is readLimited's error for a text over its limit: size is the file's, or -1
+// when it is not known.
+type overLimit struct{ size int64 }
+
+func (o *overLimit) Error() string { return "the input is over the size limit" }
+
+// tooLarge is the error of a file too large to read: its too_large diagnostic, naming it
+// (benchy run prints it as its error).
+func tooLarge(name string, d diag.Diagnostic) error {
+	return diag.List{d}.In(displayName(name)).Err()
+}
 
 // displayName is how a file is named in diagnostics.
 func displayName(name string) string {

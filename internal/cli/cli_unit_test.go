@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -286,39 +285,4 @@ func TestFmtCommentInFlowMapping(t *testing.T) {
 	if code == 0 && !strings.Contains(stdout, "task: extract # the task\n") {
 		t.Errorf("the comment moved to another key:\n%s", stdout)
 	}
-}
-
-// TestInputSizeLimit: a benchmark file is never 64 MiB; the CLI refuses one rather than
-// parse it.
-func TestInputSizeLimit(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "huge.yaml")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Truncate(64<<20 + 1) // sparse: costs no disk
-	f.Close()
-	code, stdout, stderr := run(t, "", "validate", p)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "huge.yaml is larger than 64 MiB") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-}
-
-func TestStdinSizeLimit(t *testing.T) {
-	var out, errb bytes.Buffer
-	huge := io.LimitReader(repeat('a'), 64<<20+2)
-	code := cli.Main([]string{"validate", "-"}, huge, &out, &errb)
-	if code != 1 || !strings.Contains(errb.String(), "larger than") {
-		t.Errorf("exit %d, stderr %.200q", code, errb.String())
-	}
-}
-
-// repeat is an endless reader of one byte.
-type repeat byte
-
-func (r repeat) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r)
-	}
-	return len(p), nil
 }

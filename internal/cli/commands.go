@@ -20,10 +20,9 @@ func runCompile(e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	src, err := readInput(e, pos[0])
+	src, err := readBenchmark(e, pos[0])
 	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy compile: %v\n", err)
-		return ExitFail
+		return inputFailed(e, "compile", pos[0], err, false)
 	}
 	canonical, h, ds := compiler.CompileCanonical(src)
 	if len(ds) > 0 {
@@ -51,10 +50,9 @@ func runValidate(e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	src, err := readInput(e, pos[0])
+	src, err := readBenchmark(e, pos[0])
 	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy validate: %v\n", err)
-		return ExitFail
+		return inputFailed(e, "validate", pos[0], err, *asJSON)
 	}
 	_, ds := compiler.Compile(src)
 	if *asJSON {
@@ -79,10 +77,9 @@ func runFmt(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "benchy fmt: -w needs a file, not standard input")
 		return ExitUsage
 	}
-	src, err := readInput(e, pos[0])
+	src, err := readBenchmark(e, pos[0])
 	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy fmt: %v\n", err)
-		return ExitFail
+		return inputFailed(e, "fmt", pos[0], err, false)
 	}
 	out, ds := compiler.Format(src)
 	if len(ds) > 0 {

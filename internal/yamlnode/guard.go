@@ -19,7 +19,7 @@ import (
 // one is found later on the tokens. Either way the YAML parser never builds it.
 func guard(src []byte, detect bool, doc string) (problem *diag.Diagnostic, cut int) {
 	if len(src) > MaxSize {
-		d := parseDiag(diag.TooLarge, nil, 1, 1, fmt.Sprintf("the file is %s; Benchy reads %ss of at most %s", size(len(src)), doc, size(MaxSize)))
+		d := TooLarge(int64(len(src)), MaxSize, doc)
 		return &d, 0
 	}
 	g := bytesGuard{src: src, detect: detect, line: 1, col: 1, sep: true, lineStart: true, scalarAbove: -1}
@@ -30,7 +30,7 @@ func guard(src []byte, detect bool, doc string) (problem *diag.Diagnostic, cut i
 	return nil, g.cut
 }
 
-func size(n int) string {
+func size(n int64) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}

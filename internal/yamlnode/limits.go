@@ -67,3 +67,19 @@ func Limit(ds diag.List, dropped int) diag.List {
 		Line:    at.Line, Column: at.Column,
 	})
 }
+
+// TooLarge is the diagnostic of a text of n bytes, over limit (MaxSize, for YAML), read as
+// a doc ("benchmark file" when empty). The parser gives it for a text it is passed; a
+// reader that stops at limit+1 bytes, so that a huge or endless input (a device, a pipe)
+// costs no more than that, gives the same, so a file is refused alike however it is read.
+// n < 0 says the size is not known, only that it is over.
+func TooLarge(n, limit int64, doc string) diag.Diagnostic {
+	if doc == "" {
+		doc = "benchmark file"
+	}
+	is := size(n)
+	if n < 0 {
+		is = "more than " + size(limit)
+	}
+	return parseDiag(diag.TooLarge, nil, 1, 1, fmt.Sprintf("the file is %s; Benchy reads %ss of at most %s", is, doc, size(limit)))
+}

@@ -22,7 +22,7 @@ func TestFormatProperties(t *testing.T) {
 		src, _ := os.ReadFile(f)
 		out, ds := Format(src)
 		if len(ds) > 0 {
-			if strings.HasPrefix(ds[0].Message, "fmt: ") {
+			if ds[0].Code == diag.UnplacedComment {
 				t.Errorf("%s: %v", f, ds) // a comment fmt cannot place, not a problem of the file
 			}
 			continue
@@ -98,8 +98,37 @@ func TestFormatKeepsComments(t *testing.T) {
 		t.Errorf("Format = %q, %v; want the comment kept", out, ds)
 	}
 	out, ds = Format([]byte("l: {enum: [x, # first\n      y]}\n"))
-	if len(ds) != 1 || ds[0].Code != diag.InvalidYAML || !strings.Contains(ds[0].Message, "comment") || out != nil {
-		t.Errorf("Format = %q, %v; want one invalid_yaml diagnostic about a comment it cannot place", out, ds)
+	if len(ds) != 1 || ds[0].Code != diag.UnplacedComment || !strings.Contains(ds[0].Message, "comment") || out != nil {
+		t.Errorf("Format = %q, %v; want one unplaced_comment diagnostic about a comment it cannot place", out, ds)
+	}
+}
+
+// TestFormatUnplacedComment: a comment the canonical layout has no place for is refused at
+// its own position (the first such, with how many there are when more), with fmt's own
+// code, not invalid_yaml at 1:1: the YAML is well-formed.
+func TestFormatUnplacedComment(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		line, col int
+		count     string
+	}{
+		{"l: {enum: [x, # first\n      y]}\n", 1, 15, ""},
+		{"--- # top\nversion: \"1.0\"\n", 1, 5, ""},
+		{"a:\n  - x\n  # mid\n  - y\n", 3, 3, ""},
+		{"a: [x, # one\n  y, # two\n  z]\n", 1, 8, "(2 of 2 comments have no place)"},
+		{"# kept\nb:\n  - 1\n  # kept\n  - 2\n  # kept\n  - 3\n", 4, 3, "(2 of 3 comments have no place)"},
+		{"---\t# after a tab\nversion: \"1.0\"\n", 1, 5, ""},
+	} {
+		out, ds := Format([]byte(c.src))
+		if out != nil || len(ds) != 1 {
+			t.Errorf("%q: Format = %q, %v; want one diagnostic", c.src, out, ds)
+			continue
+		}
+		d := ds[0]
+		if d.Code != diag.UnplacedComment || d.Line != c.line || d.Column != c.col || strings.HasPrefix(d.Message, "fmt:") ||
+			!strings.Contains(d.Message, "put it on its own line above a key") || !strings.HasSuffix(d.Message, c.count) {
+			t.Errorf("%q: %v; want unplaced_comment at %d:%d ending %q", c.src, d, c.line, c.col, c.count)
+		}
 	}
 }
 

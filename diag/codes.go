@@ -26,6 +26,7 @@ const (
 	TooLarge                   Code = "too_large"
 	TooDeep                    Code = "too_deep"
 	TooManyDiagnostics         Code = "too_many_diagnostics"
+	UnplacedComment            Code = "unplaced_comment" // benchy fmt's own: the file compiles as it is
 
 	DataNotFound         Code = "data_not_found"
 	InvalidDatasetRecord Code = "invalid_dataset_record"
@@ -62,6 +63,7 @@ var Codes = map[Code]string{
 	TooLarge:                   "the file is beyond what Benchy reads: more than 1 MiB, more than 100,000 YAML tokens, or mappings too large for the YAML reader it needs",
 	TooDeep:                    "collections nest more than 64 deep",
 	TooManyDiagnostics:         "the last diagnostic of a list cut at 100: how many more problems there are",
+	UnplacedComment:            "benchy fmt only: a comment sits where the canonical layout has no place for it (beside ---, inside a flow collection, between list items, in a multi-line value), so the file is not rewritten",
 
 	DataNotFound:         "the dataset file does not exist, cannot be read, or may not be read: outside the workspace, hidden, or the runtime file",
 	InvalidDatasetRecord: "a dataset row is not valid JSON, lacks input/expected, or does not fit the program schema",

@@ -386,19 +386,3 @@ func isqrt(n int) int {
 	}
 	return r
 }
-
-// CountComments is how many comments src holds, by the YAML lexer: a writer that keeps
-// comments checks that it kept them all.
-func CountComments(src []byte) int {
-	toks, err := tokenize(bytes.TrimPrefix(src, bom))
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, tk := range toks {
-		if tk.Type == token.CommentType {
-			n++
-		}
-	}
-	return n
-}

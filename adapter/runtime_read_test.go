@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -56,5 +57,27 @@ func TestLoadRuntimeTooLarge(t *testing.T) {
 	}
 	if len(want) != 1 || want[0].Code != diag.InvalidRuntime || !strings.Contains(want[0].Message, "at most 1.0 MiB") {
 		t.Errorf("the parser's diagnostic: %v", want)
+	}
+}
+
+// TestLoadRuntimeTooManyProblems: a runtime file with more problems than are shown ends
+// with the count of the rest, worded for a runtime file, which is not compiled.
+func TestLoadRuntimeTooManyProblems(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("bindings:\n")
+	for i := range 150 {
+		fmt.Fprintf(&src, "  b%d: {command: [x], timeout: never}\n", i)
+	}
+	path := filepath.Join(t.TempDir(), RuntimeFile)
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadRuntime(path)
+	var ds diag.List
+	if !errors.As(err, &ds) || len(ds) != 101 {
+		t.Fatalf("err = %v; want 101 diagnostics", err)
+	}
+	if last := ds[100].Message; !strings.HasSuffix(last, "50 more problems are not shown (from line 102 on); fix these and try again") {
+		t.Errorf("the last diagnostic: %q", last)
 	}
 }

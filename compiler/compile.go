@@ -34,12 +34,12 @@ func CompileCanonical(src []byte) (canonical []byte, hash string, ds diag.List) 
 func compile(src []byte, lookup func(string) (*ontology.Registry, bool)) (*ir.Benchmark, diag.List) {
 	root, ds, dropped := yamlnode.Parse(src, yamlnode.Options{})
 	if root == nil {
-		return nil, yamlnode.Limit(ds.Sort(), 0)
+		return nil, yamlnode.Limit(ds.Sort(), 0, "")
 	}
 	c := &checker{lookup: lookup, diags: ds, dropped: dropped}
 	c.check(root)
 	if len(c.diags) > 0 {
-		return nil, yamlnode.Limit(c.diags.Sort(), c.dropped)
+		return nil, yamlnode.Limit(c.diags.Sort(), c.dropped, "")
 	}
 	return lower(&c.m), nil
 }

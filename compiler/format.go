@@ -24,7 +24,7 @@ func Format(src []byte) ([]byte, diag.List) {
 			d.Message = fmt.Sprintf("the YAML parser cannot keep this file's comments (%s); move comments out of flow collections", d.Message)
 			return nil, diag.List{d}
 		}
-		return nil, yamlnode.Limit(ds.Sort(), dropped)
+		return nil, yamlnode.Limit(ds.Sort(), dropped, "")
 	}
 	out, kept := write(root)
 	if comments := yamlnode.Comments(src); kept != len(comments) {

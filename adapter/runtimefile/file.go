@@ -72,7 +72,8 @@ func (b Binding) GoString() string { return b.String() }
 // (at most yamlnode.MaxDiagnostics, the last saying how many more there were), sorted by
 // position, each with code invalid_runtime. An empty file binds nothing.
 func Parse(src []byte) (*File, diag.List) {
-	root, ds, dropped := yamlnode.Parse(src, yamlnode.Options{Doc: "runtime file"})
+	opt := yamlnode.Options{Doc: "runtime file"}
+	root, ds, dropped := yamlnode.Parse(src, opt)
 	p := &parser{f: &File{}, diags: ds, dropped: dropped}
 	if root != nil {
 		p.top(root)
@@ -80,7 +81,7 @@ func Parse(src []byte) (*File, diag.List) {
 	if len(p.diags) == 0 && p.dropped == 0 {
 		return p.f, nil
 	}
-	out := yamlnode.Limit(p.diags.Sort(), p.dropped)
+	out := yamlnode.Limit(p.diags.Sort(), p.dropped, opt.Doc)
 	for i := range out {
 		out[i].Code = diag.InvalidRuntime
 	}

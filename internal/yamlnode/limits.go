@@ -50,8 +50,9 @@ const (
 
 // Limit keeps the first MaxDiagnostics of a sorted list and says how many more there were
 // (dropped counts those never written down), at the place of the first one left out, so
-// the summary sorts last.
-func Limit(ds diag.List, dropped int) diag.List {
+// the summary sorts last. doc names the file as Options.Doc does: a benchmark file ("") is
+// to be compiled again once fixed, any other file tried again.
+func Limit(ds diag.List, dropped int, doc string) diag.List {
 	if len(ds)+dropped <= MaxDiagnostics {
 		return ds
 	}
@@ -61,9 +62,13 @@ func Limit(ds diag.List, dropped int) diag.List {
 		at = ds[kept]
 	}
 	more := len(ds) - kept + dropped
+	again := "try"
+	if doc == "" || doc == benchmarkDoc {
+		again = "compile"
+	}
 	return append(ds[:kept:kept], diag.Diagnostic{
 		Phase: at.Phase, Code: diag.TooManyDiagnostics, Path: []string{},
-		Message: fmt.Sprintf("%d more problems are not shown (from line %d on); fix these and compile again", more, at.Line),
+		Message: fmt.Sprintf("%d more problems are not shown (from line %d on); fix these and %s again", more, at.Line, again),
 		Line:    at.Line, Column: at.Column,
 	})
 }
@@ -75,7 +80,7 @@ func Limit(ds diag.List, dropped int) diag.List {
 // n < 0 says the size is not known, only that it is over.
 func TooLarge(n, limit int64, doc string) diag.Diagnostic {
 	if doc == "" {
-		doc = "benchmark file"
+		doc = benchmarkDoc
 	}
 	is := size(n)
 	if n < 0 {

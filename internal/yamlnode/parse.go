@@ -13,6 +13,9 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 )
 
+// benchmarkDoc is how messages name a file when Options.Doc does not.
+const benchmarkDoc = "benchmark file"
+
 // Options say how to read a text.
 type Options struct {
 	// Comments keeps the comments on the nodes (Lead, Tail, Head, Foot, Comment), for
@@ -39,7 +42,7 @@ type Options struct {
 // too_large and too_deep; dropped counts those past MaxCollected, not written down.
 func Parse(src []byte, opt Options) (root *Node, ds diag.List, dropped int) {
 	if opt.Doc == "" {
-		opt.Doc = "benchmark file"
+		opt.Doc = benchmarkDoc
 	}
 	l, ds := lex(bytes.TrimPrefix(src, bom), opt.Doc)
 	if l == nil {

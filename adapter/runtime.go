@@ -53,7 +53,7 @@ type binding struct {
 
 // RuntimeFile is the name of a workspace's runtime file: `benchy run` and `benchy serve`
 // bind a benchmark through the nearest at or above its folder (package internal/workspace).
-const RuntimeFile = "benchy.runtime.yaml"
+const RuntimeFile = engine.RuntimeFile
 
 // LoadRuntime reads the runtime file at path and binds it (ParseRuntime). Commands run in
 // the file's directory. An invalid file's error is its diagnostics (a diag.List, each with
@@ -150,8 +150,8 @@ func (r *Runtime) Names() []string {
 
 // Factory returns the adapter factory for b's AI-system and the name of the binding or
 // provider it uses. benchDir is the benchmark file's directory: a model's prompt file is read
-// from it, and may not lead out of it. An AI-system the runtime cannot reach is an error
-// wrapping engine.ErrMissingBinding; a provider that is defined but cannot be used (its
+// from it, and may not lead out of it. An AI-system the runtime cannot reach is an
+// *engine.MissingBinding (errors.Is engine.ErrMissingBinding); a provider that is defined but cannot be used (its
 // key's variable unset, the prompt file unreadable) is a plain error. Both come before any
 // example runs. Commands' stderr goes to log, line by line, each line prefixed with the
 // binding's name; log may be nil. A nil Runtime binds nothing.
@@ -179,7 +179,7 @@ func (r *Runtime) FactoryIn(b *ir.Benchmark, benchDir string, paths engine.Paths
 	case ir.SystemModel:
 		return r.modelFactory(b, benchDir, paths)
 	}
-	return nil, "", fmt.Errorf("%w: unknown AI-system type %q", engine.ErrMissingBinding, sys.Type)
+	return nil, "", engine.NoBinding("unknown AI-system type %q", sys.Type)
 }
 
 // installed checks, before any example runs, that the binding's command and the programs it
@@ -188,10 +188,10 @@ func (r *Runtime) FactoryIn(b *ir.Benchmark, benchDir string, paths engine.Paths
 func (b *binding) installed() error {
 	if prog := b.command[0]; strings.ContainsRune(prog, filepath.Separator) {
 		if _, err := os.Stat(prog); err != nil {
-			return fmt.Errorf("%w: binding %q runs %s, which does not exist (is it built? the examples' adapters are built by make examples)", engine.ErrMissingBinding, b.name, prog)
+			return engine.NoBinding("binding %q runs %s, which does not exist (is it built? the examples' adapters are built by make examples)", b.name, prog)
 		}
 	} else if _, err := exec.LookPath(prog); err != nil {
-		return fmt.Errorf("%w: binding %q runs %s, which is not installed or not in PATH", engine.ErrMissingBinding, b.name, prog)
+		return engine.NoBinding("binding %q runs %s, which is not installed or not in PATH", b.name, prog)
 	}
 	var missing, pkgs []string
 	for _, r := range b.requires {
@@ -204,8 +204,8 @@ func (b *binding) installed() error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%w: binding %q needs %s, not installed here: apt-get install %s (for the examples: make examples-deps)",
-			engine.ErrMissingBinding, b.name, strings.Join(missing, ", "), strings.Join(slices.Compact(slices.Sorted(slices.Values(pkgs))), " "))
+		return engine.NoBinding("binding %q needs %s, not installed here: apt-get install %s (for the examples: make examples-deps)",
+			b.name, strings.Join(missing, ", "), strings.Join(slices.Compact(slices.Sorted(slices.Values(pkgs))), " "))
 	}
 	return nil
 }
@@ -220,7 +220,7 @@ func (r *Runtime) binding(id string) *binding {
 // missing explains an unbound external id, suggesting a near name.
 func (r *Runtime) missing(id string) error {
 	if r == nil {
-		return fmt.Errorf("%w: no runtime file was given to bind the external AI-system %q", engine.ErrMissingBinding, id)
+		return engine.NoBinding("no runtime file was given to bind the external AI-system %q", id)
 	}
 	file := r.file
 	if file == "" {
@@ -236,5 +236,5 @@ func (r *Runtime) missing(id string) error {
 	default:
 		msg += fmt.Sprintf(" (it binds %s)", strings.Join(names, ", "))
 	}
-	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
+	return engine.NoBinding("%s", msg)
 }

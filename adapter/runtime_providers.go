@@ -58,7 +58,7 @@ func (r *Runtime) providerConfig(name string) (provider.Config, bool) {
 // defined ones.
 func (r *Runtime) missingProvider(name string) error {
 	if r == nil {
-		return fmt.Errorf("%w: no runtime file was given to define the provider %q", engine.ErrMissingBinding, name)
+		return engine.NoBinding("no runtime file was given to define the provider %q", name)
 	}
 	file := r.file
 	if file == "" {
@@ -74,7 +74,7 @@ func (r *Runtime) missingProvider(name string) error {
 	} else {
 		msg += "; it defines " + strings.Join(names, ", ")
 	}
-	return fmt.Errorf("%w: %s", engine.ErrMissingBinding, msg)
+	return engine.NoBinding("%s", msg)
 }
 
 // maxPrompt bounds a prompt file: far beyond any model's context, far below the memory a

@@ -53,8 +53,21 @@ func InvalidOutput(prediction any, format string, args ...any) *Failure {
 	return &Failure{Status: StatusInvalidOutput, Code: diag.InvalidValue, Message: fmt.Sprintf(format, args...), Prediction: prediction}
 }
 
-// ErrMissingBinding is wrapped by a Binder that has no adapter for an AI-system (A.11).
+// ErrMissingBinding is what a *MissingBinding is (errors.Is): no adapter binds the
+// AI-system (A.11).
 var ErrMissingBinding = errors.New("no adapter binding for this AI-system")
+
+// MissingBinding is a binder's error for an AI-system it has no adapter for: Reason says
+// what is missing, for the missing_binding diagnostic, without the sentinel's words.
+type MissingBinding struct{ Reason string }
+
+// NoBinding is a *MissingBinding for the reason format gives.
+func NoBinding(format string, args ...any) *MissingBinding {
+	return &MissingBinding{Reason: fmt.Sprintf(format, args...)}
+}
+
+func (e *MissingBinding) Error() string        { return ErrMissingBinding.Error() + ": " + e.Reason }
+func (e *MissingBinding) Is(target error) bool { return target == ErrMissingBinding }
 
 // Status is an example's outcome (A.12).
 type Status string

@@ -127,10 +127,11 @@ func Prepare(src Source, setup Setup) (*Plan, error) {
 		return nil, missing(name, NoRuntime(p.IR.AISystem)+setup.NoRuntime)
 	}
 	p.Paths.Private = append(p.Paths.Private[:len(p.Paths.Private):len(p.Paths.Private)], name) // the runtime file, whatever its name
+	var mb *engine.MissingBinding
 	p.Factory, p.Binding, err = rt.FactoryIn(p.IR, setup.Dir, p.Paths, setup.Log)
 	switch {
-	case errors.Is(err, engine.ErrMissingBinding):
-		return nil, missing(name, strings.TrimPrefix(err.Error(), engine.ErrMissingBinding.Error()+": "))
+	case errors.As(err, &mb):
+		return nil, missing(name, mb.Reason)
 	case err != nil:
 		return nil, &Unusable{err}
 	}

@@ -17,31 +17,38 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-var slowAdapter struct {
+// program is a Go program the tests build once per test binary.
+type program struct {
+	pkg  string // its package folder, relative to this one
 	once sync.Once
 	path string
 	err  error
 }
 
-// slowBin builds the server's slow stand-in adapter (server/testdata/slow-adapter) once.
-func slowBin(t *testing.T) string {
+// build returns the program's binary, building it on the first call.
+func (p *program) build(t *testing.T) string {
 	t.Helper()
-	slowAdapter.once.Do(func() {
-		dir, err := os.MkdirTemp("", "benchy-cli-slow")
+	p.once.Do(func() {
+		dir, err := os.MkdirTemp("", "benchy-cli-"+filepath.Base(p.pkg))
 		if err != nil {
-			slowAdapter.err = err
+			p.err = err
 			return
 		}
-		slowAdapter.path = filepath.Join(dir, "slow-adapter")
-		if out, err := exec.Command("go", "build", "-o", slowAdapter.path, "../../server/testdata/slow-adapter").CombinedOutput(); err != nil {
-			slowAdapter.err = fmt.Errorf("%v\n%s", err, out)
+		p.path = filepath.Join(dir, filepath.Base(p.pkg))
+		if out, err := exec.Command("go", "build", "-o", p.path, p.pkg).CombinedOutput(); err != nil {
+			p.err = fmt.Errorf("%v\n%s", err, out)
 		}
 	})
-	if slowAdapter.err != nil {
-		t.Fatalf("building the slow adapter: %v", slowAdapter.err)
+	if p.err != nil {
+		t.Fatalf("building %s: %v", p.pkg, p.err)
 	}
-	return slowAdapter.path
+	return p.path
 }
+
+var slowAdapter = &program{pkg: "../../server/testdata/slow-adapter"}
+
+// slowBin is the server's slow stand-in adapter (server/testdata/slow-adapter).
+func slowBin(t *testing.T) string { return slowAdapter.build(t) }
 
 // slowBenchmark is the benchmark the slow adapter answers.
 const slowBenchmark = "../../server/testdata/slow-adapter/benchmark.yaml"

@@ -4,12 +4,9 @@ package cli_test
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,37 +14,14 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-var benchyBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// benchyBinary builds cmd/benchy once, for the tests that signal a real process.
-func benchyBinary(t *testing.T) string {
-	t.Helper()
-	benchyBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "benchy-cli-bin")
-		if err != nil {
-			benchyBin.err = err
-			return
-		}
-		benchyBin.path = filepath.Join(dir, "benchy")
-		if out, err := exec.Command("go", "build", "-o", benchyBin.path, "../../cmd/benchy").CombinedOutput(); err != nil {
-			benchyBin.err = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
-	if benchyBin.err != nil {
-		t.Fatalf("building benchy: %v", benchyBin.err)
-	}
-	return benchyBin.path
-}
+// benchyBin is cmd/benchy, for the tests that signal a real process.
+var benchyBin = &program{pkg: "../../cmd/benchy"}
 
 // TestSignalSaysWhich: a run stopped by Ctrl-C or by SIGTERM is stored as cancelled, and
 // says which signal stopped it ("terminated signal received" from a supervisor is not "a
 // user"), as before the run service.
 func TestSignalSaysWhich(t *testing.T) {
-	bin := benchyBinary(t)
+	bin := benchyBin.build(t)
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		want string

@@ -12,33 +12,36 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-// Find returns the workspace a benchmark or a command in dir belongs to: the nearest folder
-// from dir up to the filesystem root that has a store (a .benchy folder), or else the
-// outermost that has a runtime file. A store marks a workspace for good (the server makes
-// one in its --workspace, a recorded run in its own); without one, the outermost runtime
-// file is the workspace's, the ones below it bind the benchmarks of their subfolders (so
-// that a subfolder's own runtime file does not make it a workspace of its own, with its
-// own store and its data confined to it, which the server serving the folder above would
-// not see).
+// Find returns the workspace a benchmark or a command in dir belongs to: the outermost
+// folder from dir up to the filesystem root that has a store (a .benchy folder), or else
+// the outermost that has a runtime file. Outermost, so that a subfolder is never taken
+// for a workspace of its own (its data confined to it, its runs in a store the server of
+// the folder above never reads) merely because it has a runtime file for its benchmarks,
+// or because a run recorded there before the folder above had a store: once `benchy
+// serve` has served the folder above (and made its store), that is the workspace.
 func Find(dir string) (string, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
 	}
-	outer := ""
+	var stored, bound string
 	for {
 		if info, err := os.Stat(filepath.Join(dir, store.Dir)); err == nil && info.IsDir() {
-			return dir, true
+			stored = dir
 		}
 		if exists(os.DirFS(dir), adapter.RuntimeFile) {
-			outer = dir
+			bound = dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return outer, outer != ""
+			break
 		}
 		dir = parent
 	}
+	if stored != "" {
+		return stored, true
+	}
+	return bound, bound != ""
 }
 
 // exists reports whether fsys has an entry named p in any form: a file, a folder, a link

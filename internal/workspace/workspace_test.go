@@ -75,21 +75,30 @@ func TestOneRuntimeRuleCLI(t *testing.T) {
 	}
 }
 
-// TestFindOutermost: without a store, the workspace is the outermost folder with a runtime
-// file, not a subfolder with one of its own (which `benchy run` took for a workspace of its
-// own: its data confined to the subfolder, its runs in a store the server never reads);
-// with one, the nearest store's folder.
+// TestFindOutermost: the workspace is the outermost folder with a store, else the outermost
+// with a runtime file; never a subfolder that has a runtime file of its own (`benchy run`
+// took it for a workspace: its data confined to it, its runs in a store the server never
+// reads), nor one whose store a run made before the folder above had one (which then won
+// for good, though the server recorded the same benchmark's runs above).
 func TestFindOutermost(t *testing.T) {
 	ws := t.TempDir()
-	os.MkdirAll(filepath.Join(ws, "sub", "deep"), 0o755)
-	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), nil, 0o644)
+	deep := filepath.Join(ws, "sub", "deep")
+	os.MkdirAll(deep, 0o755)
 	os.WriteFile(filepath.Join(ws, "sub", "benchy.runtime.yaml"), nil, 0o644)
-	if got, ok := Find(filepath.Join(ws, "sub", "deep")); !ok || got != ws {
+	if got, ok := Find(deep); !ok || got != filepath.Join(ws, "sub") {
+		t.Errorf("Find(sub/deep), only sub has a runtime file = %q %v, want sub", got, ok)
+	}
+	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), nil, 0o644)
+	if got, ok := Find(deep); !ok || got != ws {
 		t.Errorf("Find(sub/deep) = %q %v, want %q", got, ok, ws)
 	}
-	os.Mkdir(filepath.Join(ws, "sub", ".benchy"), 0o755)
-	if got, ok := Find(filepath.Join(ws, "sub", "deep")); !ok || got != filepath.Join(ws, "sub") {
-		t.Errorf("Find(sub/deep) with sub/.benchy = %q %v, want sub", got, ok)
+	os.Mkdir(filepath.Join(ws, "sub", ".benchy"), 0o755) // a run recorded in sub first
+	if got, ok := Find(deep); !ok || got != filepath.Join(ws, "sub") {
+		t.Errorf("Find(sub/deep) with only sub/.benchy = %q %v, want sub", got, ok)
+	}
+	os.Mkdir(filepath.Join(ws, ".benchy"), 0o755) // then the server served ws
+	if got, ok := Find(deep); !ok || got != ws {
+		t.Errorf("Find(sub/deep) with .benchy and sub/.benchy = %q %v, want %q", got, ok, ws)
 	}
 	if got, ok := Find(t.TempDir()); ok {
 		t.Errorf("Find in no workspace = %q", got)

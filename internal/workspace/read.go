@@ -14,8 +14,11 @@ import (
 	"github.com/benchy-eval/benchy/engine"
 )
 
-// ErrTooLarge is ReadFile's error for a file over the size asked for.
-var ErrTooLarge = errors.New("over the size limit")
+// ReadFile's errors besides the file system's.
+var (
+	ErrTooLarge = errors.New("over the size limit")
+	ErrLinkOut  = errors.New("a link leading out of the workspace")
+)
 
 // MaxRuntimeRead is the most of a runtime file read before it is parsed. The parser refuses
 // more than 1 MiB itself, with a diagnostic that gives the size; the read stops at 8 MiB so
@@ -29,6 +32,9 @@ const MaxRuntimeRead = 8 << 20
 func ReadFile(root *os.Root, p string, max int64) ([]byte, fs.FileInfo, error) {
 	f, info, err := engine.OpenRegularIn(root, p)
 	if err != nil {
+		if linkOut(root, p) {
+			err = ErrLinkOut
+		}
 		return nil, nil, err
 	}
 	defer f.Close()
@@ -45,6 +51,18 @@ func ReadFile(root *os.Root, p string, max int64) ([]byte, fs.FileInfo, error) {
 	return data, info, nil
 }
 
+// linkOut reports whether p in root is a link that os.Root refuses to follow: one leading
+// out of root (or a chain of them that does), told apart by following it outside os.Root.
+func linkOut(root *os.Root, p string) bool {
+	info, err := root.Lstat(filepath.FromSlash(p))
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	_, err = root.Stat(filepath.FromSlash(p))
+	_, outside := os.Stat(filepath.Join(root.Name(), filepath.FromSlash(p)))
+	return err != nil && outside == nil
+}
+
 // LoadRuntime reads and parses the runtime file at slash path p of the workspace root, as
 // `benchy run` and `benchy serve` both read the one a benchmark binds through (Runtime):
 // a regular file inside the workspace (ReadFile), whose commands run in its folder. Its
@@ -52,7 +70,14 @@ func ReadFile(root *os.Root, p string, max int64) ([]byte, fs.FileInfo, error) {
 // ReadFile's error, wrapped.
 func LoadRuntime(root *os.Root, p, name string) (*adapter.Runtime, error) {
 	src, _, err := ReadFile(root, p, MaxRuntimeRead)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrLinkOut):
+		return nil, fmt.Errorf("the runtime file %s is %w, which is not read as the workspace's; pass it as --runtime FILE to use it", name, err)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said once, as name
+		}
 		return nil, fmt.Errorf("cannot read the runtime file %s: %w", name, err)
 	}
 	rt, err := adapter.ParseRuntime(src, filepath.Join(root.Name(), filepath.FromSlash(path.Dir(p))))

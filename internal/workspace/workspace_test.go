@@ -119,10 +119,13 @@ func TestOneRuntimeRuleUnreadable(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside.yaml"), filepath.Join(ws, "link", "benchy.runtime.yaml")); err != nil {
 		t.Skip(err)
 	}
-	for _, dir := range []string{"link", "dir"} {
+	for dir, why := range map[string]string{"link": "is a link leading out of the workspace", "dir": "not a regular file"} {
 		rt, name, err := RuntimeFor("", filepath.Join(ws, dir, "b.yaml"))
-		if err == nil || rt != nil || !strings.Contains(err.Error(), filepath.Join(dir, "benchy.runtime.yaml")) {
-			t.Errorf("%s: RuntimeFor = %v %q %v, want an error naming %s's runtime file", dir, rt.Names(), name, err, dir)
+		if err == nil || rt != nil || !strings.Contains(err.Error(), filepath.Join(dir, "benchy.runtime.yaml")+" "+why) && !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: RuntimeFor = %v %q %v, want an error naming %s's runtime file and %q", dir, rt.Names(), name, err, dir, why)
+		}
+		if err != nil && strings.Count(err.Error(), "benchy.runtime.yaml") != 1 {
+			t.Errorf("%s: %v: the path said more than once", dir, err)
 		}
 	}
 	if rt, _, err := RuntimeFor("", filepath.Join(ws, "b.yaml")); err != nil || len(rt.Names()) != 1 || rt.Names()[0] != "root" {

@@ -2,7 +2,11 @@ package compare
 
 import (
 	"encoding/json"
+	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
@@ -44,4 +48,32 @@ func TestRenderWithoutData(t *testing.T) {
 		{a: "01A", b: "01B", cmp: refused},
 	}
 	uitest.Renders(t, pages...)
+}
+
+// placeholderSelected matches the placeholder option rendered selected (go-app writes an
+// unselected one as selected="false").
+var placeholderSelected = regexp.MustCompile(`<option value="-"[^>]*\sselected(>|\s|="true")`)
+
+// TestPickerShowsTheComparedRun: a run B from the URL that is not among B's choices (another
+// benchmark's run, or no run) leaves the placeholder selected; the browser showed the first
+// choice instead, a run that is not the one compared.
+func TestPickerShowsTheComparedRun(t *testing.T) {
+	runs := []api.Run{{ID: "01A", IRHash: "h", Status: api.Completed}, {ID: "01B", IRHash: "h", Status: api.Completed}}
+	for _, tt := range []struct {
+		b           string
+		placeholder bool
+	}{{"01B", false}, {"NOPE", true}, {"", true}} {
+		p := &Page{a: "01A", b: tt.b, selA: "01A", selB: tt.b, cands: uitest.Loaded("", runs)}
+		html := app.HTMLString(p.Render())
+		i := strings.Index(html, `id="compare-b"`)
+		if i < 0 {
+			t.Fatalf("no run B picker in %s", html)
+		}
+		sel := html[i:]
+		sel = sel[:strings.Index(sel, "</select>")]
+		got := placeholderSelected.MatchString(sel)
+		if got != tt.placeholder {
+			t.Errorf("b=%q: placeholder selected %v, want %v: %s", tt.b, got, tt.placeholder, sel)
+		}
+	}
 }

@@ -61,14 +61,21 @@ func (p *Page) renderPick() app.UI {
 		)
 	}
 	runA := p.cand(p.selA)
-	optsA := []app.UI{app.Option().Value(ui.Placeholder).Text("run A").Disabled(true).Selected(p.selA == "")}
-	optsB := []app.UI{app.Option().Value(ui.Placeholder).Text("run B").Disabled(true).Selected(p.selB == "")}
+	// A selected run that is not among the choices (another benchmark's, or no run at all,
+	// from the URL) leaves the placeholder showing: the browser would show the first choice,
+	// a run that is not the one compared.
+	var optsA, optsB []app.UI
+	listedA, listedB := false, false
 	for _, r := range p.cands.Value {
+		listedA = listedA || r.ID == p.selA
 		optsA = append(optsA, app.Option().Value(r.ID).Text(candLabel(r)).Selected(r.ID == p.selA))
 		if r.ID != p.selA && canCompare(runA, &r) {
+			listedB = listedB || r.ID == p.selB
 			optsB = append(optsB, app.Option().Value(r.ID).Text(candLabel(r)).Selected(r.ID == p.selB))
 		}
 	}
+	optsA = append([]app.UI{app.Option().Value(ui.Placeholder).Text("run A").Disabled(true).Selected(!listedA)}, optsA...)
+	optsB = append([]app.UI{app.Option().Value(ui.Placeholder).Text("run B").Disabled(true).Selected(!listedB)}, optsB...)
 	ready := p.selA != "" && p.selB != "" && p.selA != p.selB
 	return app.Div().ID("compare-pick").Class("panel toolbar").Style("margin-bottom", "12px").Body(
 		app.Label().For("compare-a").Text("A"),

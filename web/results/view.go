@@ -85,7 +85,7 @@ func (p *Page) renderHead() app.UI {
 		))
 	}
 	if r.Error != nil {
-		notes = append(notes, app.Div().ID("run-failure").Class("notice error").Text(r.Error.Code+": "+r.Error.Message))
+		notes = append(notes, app.Div().ID("run-failure").Class("notice error").Text(ui.RunError(r.Error)))
 	}
 	return app.Section().Body(
 		meta,

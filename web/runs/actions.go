@@ -50,6 +50,7 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 		out, err := client.Default.StartRun(ctx, req)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.starting = false
+			p.loadBindings(ctx) // the start read the runtime file as it is now: so does the binding line
 			if err != nil {
 				p.runErr = err
 				return

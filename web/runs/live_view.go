@@ -101,18 +101,7 @@ func (p *Page) renderOutcome() app.UI {
 		return app.Div().Body(score, app.P().Body(
 			app.A().ID("run-results-link").Href(ui.ResultsURL(l.id, "")).Text("See every example's result →")))
 	case api.Aborted:
-		msg := "The run was aborted."
-		if e := l.run.Error; e != nil {
-			msg = e.Code + ": " + e.Message
-			if e.File != "" {
-				msg += " (" + e.File
-				if e.Line > 0 {
-					msg += ":" + strconv.Itoa(e.Line)
-				}
-				msg += ")"
-			}
-		}
-		return app.Div().ID("run-failure").Class("notice error").Text(msg)
+		return app.Div().ID("run-failure").Class("notice error").Text(ui.RunError(l.run.Error))
 	case api.Cancelled, api.Interrupted:
 		return app.P().ID("run-stopped").Class("muted").Text("This run was " + l.run.Status +
 			" with " + ui.Plural(l.run.Done, "stored result") + ". Resume evaluates only the missing examples.")

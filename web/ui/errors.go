@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/benchy-eval/benchy/web/client"
+import (
+	"strconv"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/client"
+)
 
 // ErrText explains a failed API call for a page that needs the server: the server's
 // message (with its request id, when it sent one), or that it cannot be reached.
@@ -19,3 +24,20 @@ func ErrText(err error) string {
 
 // ErrCode is the code of an API error, "" for any other error.
 func ErrCode(err error) string { return string(client.CodeOf(err)) }
+
+// RunError is why a run was aborted, as both the runs and the results page show it: the
+// code and message, then where ("(data/rows.jsonl:3)") when the run knows it.
+func RunError(e *api.RunError) string {
+	if e == nil {
+		return "The run was aborted."
+	}
+	msg := e.Code + ": " + e.Message
+	if e.File != "" {
+		msg += " (" + e.File
+		if e.Line > 0 {
+			msg += ":" + strconv.Itoa(e.Line)
+		}
+		msg += ")"
+	}
+	return msg
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
 )
 
@@ -25,6 +26,25 @@ func TestErrText(t *testing.T) {
 		}
 		if got := ErrCode(c.err); got != c.code {
 			t.Errorf("ErrCode(%v) = %q, want %q", c.err, got, c.code)
+		}
+	}
+}
+
+// TestRunError: an aborted run reads the same on the runs and the results page, with its
+// place when the run knows it (the results page showed only the code and message).
+func TestRunError(t *testing.T) {
+	tests := []struct {
+		e    *api.RunError
+		want string
+	}{
+		{nil, "The run was aborted."},
+		{&api.RunError{Code: "invalid_dataset_record", Message: "m", File: "data/rows.jsonl", Line: 3}, "invalid_dataset_record: m (data/rows.jsonl:3)"},
+		{&api.RunError{Code: "missing_binding", Message: "m", File: "benchy.runtime.yaml"}, "missing_binding: m (benchy.runtime.yaml)"},
+		{&api.RunError{Code: "data_not_found", Message: "m"}, "data_not_found: m"},
+	}
+	for _, tt := range tests {
+		if got := RunError(tt.e); got != tt.want {
+			t.Errorf("RunError(%+v) = %q, want %q", tt.e, got, tt.want)
 		}
 	}
 }

@@ -226,7 +226,7 @@ func (p *formPanel) renderSystem(d *form.Doc) app.UI {
 				p.renderParams(d),
 			)
 		}).Else(func() app.UI {
-			return text("system-id", "id (bound in the workspace's runtime file)", d.SystemID, "my-system-v1", func(d *form.Doc, v string) { d.SystemID = v })
+			return text("system-id", "id (bound by the benchy.runtime.yaml beside the benchmark or above it)", d.SystemID, "my-system-v1", func(d *form.Doc, v string) { d.SystemID = v })
 		}),
 	)
 }

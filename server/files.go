@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-eval/benchy/adapter/runtimefile"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -90,12 +91,6 @@ func (s *Server) writable(p string, exts []string) *apiError {
 // commands may name a file anywhere in the workspace (../shared/helper.txt). A workspace
 // too large to walk, or a runtime file that cannot be read whole, is an error: what it
 // names cannot be known, so nothing is written.
-//
-// It reads a runtime file as text, not YAML: every word that could be a path (split at
-// spaces, quotes, brackets, commas, = and :) counts, resolved against the runtime file's
-// folder, where its commands run. That finds a script given as an argument ([python3,
-// extract.py, --rules=r.txt], [sh, -c, "… words.txt"]) and needs no valid file: it can
-// name more than the commands do, never less.
 func (s *Server) commandNames(p string) (string, error) {
 	files, err := s.runtimeFiles()
 	if err != nil {
@@ -110,7 +105,7 @@ func (s *Server) commandNames(p string) (string, error) {
 			return "", fmt.Errorf("%s cannot be read whole (%d bytes at most) to see what its commands name", rt, maxRuntimeRead)
 		}
 		dir := path.Dir(rt)
-		for _, word := range strings.FieldsFunc(string(src), commandSeparator) {
+		for _, word := range commandWords(src) {
 			named, ok := s.workspacePath(dir, word)
 			if ok && (named == p || strings.HasPrefix(p, named+"/")) {
 				return rt, nil
@@ -118,6 +113,35 @@ func (s *Server) commandNames(p string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// commandWords are the words of a runtime file that could be paths its commands run or
+// read. Of a file that parses, only the bindings' commands and the programs they require
+// count, not its comments, names or URLs: a comment naming invoices/ must not keep a
+// benchmark from being saved there. Each argv word is split further at spaces, quotes,
+// brackets, commas, = and : (commandSeparator), which finds a script given as an argument
+// ([python3, extract.py, --rules=r.txt], [sh, -c, "… words.txt"]): it can name more than
+// the command does, never less.
+//
+// A file that does not parse binds nothing today, but may be fixed tomorrow into one that
+// runs what was written meanwhile; its whole text is split into words, as if every word
+// were a command's, which is conservative.
+func commandWords(src []byte) []string {
+	f, problems := runtimefile.Parse(src)
+	if len(problems) > 0 || f == nil {
+		return strings.FieldsFunc(string(src), commandSeparator)
+	}
+	var words []string
+	for _, b := range f.Bindings {
+		args := slices.Clone(b.Command)
+		for _, r := range b.Requires {
+			args = append(args, r.Program)
+		}
+		for _, arg := range args {
+			words = append(words, strings.FieldsFunc(arg, commandSeparator)...)
+		}
+	}
+	return words
 }
 
 // maxRuntimeRead bounds a runtime file read for the names of its commands.

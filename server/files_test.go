@@ -2,11 +2,14 @@ package server
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestUploadFiles: datasets and assets can be uploaded into the workspace, atomically and
@@ -34,5 +37,45 @@ func TestUploadFiles(t *testing.T) {
 	}
 	if r := call(t, srv, "PUT", "/api/files/x.jsonl", body, "Content-Type", "text/plain"); r.status != http.StatusUnsupportedMediaType {
 		t.Errorf("neither JSON nor raw bytes: %d", r.status)
+	}
+}
+
+// TestSaveBesideRuntimeComments: what keeps a file from being written is what a binding's
+// command names, not any word of the runtime file. The examples' runtime file, whose
+// comments name invoices, translation and language-id, lets a benchmark be saved as
+// invoices/paper.yaml (the README's headline flow) and data be uploaded to language-id/;
+// a folder a command names is still refused, and a runtime file that does not parse still
+// counts every word.
+func TestSaveBesideRuntimeComments(t *testing.T) {
+	examples, err := os.ReadFile(filepath.Join("..", "assets", "examples", RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := workspace(t)
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile: string(examples),
+		"commented/" + RuntimeFile: "# ../data/ is named here, in a comment only\n" +
+			"bindings:\n  x:                # reads ../notes/\n    command: [./tool, ../tools/]\n",
+		"broken/" + RuntimeFile: "bindings: [\n  # ../media/\n",
+	})
+	srv := newTestServer(t, Config{Workspace: dir})
+	yaml, _ := json.Marshal(map[string]string{"yaml": invoiceYAML})
+	data := b64("{\"input\": {}}\n")
+	for _, tt := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{"PUT", "/api/benchmarks/invoices/paper.yaml", string(yaml), http.StatusOK},
+		{"PUT", "/api/benchmarks/translation/new.yaml", string(yaml), http.StatusOK},
+		{"PUT", "/api/files/language-id/data/more.jsonl", data, http.StatusOK},
+		{"PUT", "/api/files/data/x.jsonl", data, http.StatusOK},       // named in commented/'s comments only
+		{"PUT", "/api/files/notes/x.txt", data, http.StatusOK},        // likewise
+		{"PUT", "/api/files/tools/x.txt", data, http.StatusForbidden}, // commented/'s command names ../tools/
+		{"PUT", "/api/files/media/x.txt", data, http.StatusForbidden}, // broken/ does not parse: every word counts
+	} {
+		r := call(t, srv, tt.method, tt.path, tt.body)
+		if r.status != tt.want || tt.want == http.StatusForbidden && !strings.Contains(r.body, `"runs_program"`) {
+			t.Errorf("%s %s: %d %s, want %d", tt.method, tt.path, r.status, r.body, tt.want)
+		}
 	}
 }

@@ -39,15 +39,24 @@ func outputClash(out, stream, benchDir string, b *ir.Benchmark, files []guarded)
 	if out == "-" || out == "" {
 		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
 	}
-	dataset := filepath.Join(benchDir, filepath.FromSlash(b.Data.Path))
-	files = append(files, guarded{dataset, "the dataset " + b.Data.Path})
 	ws, ok := workspace.Find(benchDir)
 	if !ok {
 		ws = benchDir // as runPaths confines the run
 	}
+	return readsClash(out, []string{out, stream}, ws, benchDir, b, files)
+}
+
+// readsClash says why the files written for -o out (paths: out itself, and for a run its
+// stream) cannot be written, or "": one is a folder, or one is what forbidden refuses in
+// workspace ws, given files and the dataset of benchmark b, whose folder is benchDir; or
+// one is an artifact the dataset names. `benchy run` (outputClash) and `benchy runs
+// export` (exportClash) share it, so that neither writes over what a run reads.
+func readsClash(out string, paths []string, ws, benchDir string, b *ir.Benchmark, files []guarded) string {
+	dataset := filepath.Join(benchDir, filepath.FromSlash(b.Data.Path))
+	files = append(files[:len(files):len(files)], guarded{dataset, "the dataset " + b.Data.Path})
 	var existing []os.FileInfo
 	var names []string
-	for _, p := range []string{out, stream} {
+	for _, p := range paths {
 		info, err := os.Stat(p) // through links: what writing p would have written
 		if err == nil && info.IsDir() {
 			return fmt.Sprintf("-o %s: %s is a folder", out, p)
@@ -115,14 +124,16 @@ func inside(ws, p string) (string, bool) {
 	return rel, true
 }
 
-// storeFiles are the files of workspace ws's run store, which no output may be.
+// storeFiles are the files of workspace ws's run store, which no output may be: the
+// database and SQLite's write-ahead log and shared-memory index beside it, each named for
+// what it is.
 func storeFiles(ws string) []guarded {
 	db := storePath(ws)
-	var files []guarded
-	for _, p := range []string{db, db + "-wal", db + "-shm"} {
-		files = append(files, guarded{p, "the run store " + db})
+	return []guarded{
+		{db, "the run store " + db},
+		{db + "-wal", "the run store's write-ahead log " + db + "-wal"},
+		{db + "-shm", "the run store's shared-memory index " + db + "-shm"},
 	}
-	return files
 }
 
 // artifactClash looks for an artifact of the dataset that is one of the existing files,

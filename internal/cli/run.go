@@ -169,10 +169,7 @@ func readFiles(benchmark, runtimeFile string) []guarded {
 	}
 	files = append(files, guarded{runtimeFile, "the runtime file " + runtimeFile})
 	if ws, ok := workspace.Find(filepath.Dir(benchmark)); ok {
-		db := storePath(ws)
-		for _, p := range []string{db, db + "-wal", db + "-shm"} {
-			files = append(files, guarded{p, "the run store " + db})
-		}
+		files = append(files, storeFiles(ws)...)
 	}
 	return files
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -257,12 +258,12 @@ func runsExport(e *env, args []string) int {
 		err := st.Export(pos[0], f, e.stdout)
 		return exportFailed(e, err)
 	}
-	r, err := st.Peek(pos[0])
+	r, err := st.GetRun(pos[0]) // with its IR, which names the dataset
 	if err != nil {
 		return exportFailed(e, err)
 	}
-	if why := forbidden(*out, ws, exportGuards(ws, r.Benchmark)); why != "" {
-		fmt.Fprintf(e.stderr, "benchy runs export: -o %s %s\n", *out, why)
+	if why := exportClash(*out, ws, r); why != "" {
+		fmt.Fprintf(e.stderr, "benchy runs export: %s\n", why)
 		return ExitUsage
 	}
 	// Through a temporary file, so a failed export leaves no partial file behind.
@@ -284,17 +285,33 @@ func runsExport(e *env, args []string) int {
 	return exportFailed(e, err)
 }
 
-// exportGuards are the files an export into workspace ws may not replace: what a run of
-// its benchmark (the workspace-relative path the store keeps) reads besides its data, as
-// `benchy run` guards them, and the workspace's own store.
-func exportGuards(ws, benchmark string) []guarded {
+// exportClash says why an export of run r into workspace ws may not be written at -o out,
+// or "": what `benchy run` refuses for its -o (readsClash), given what a run of r's
+// benchmark (the workspace-relative path the store keeps) reads: the benchmark, its
+// runtime file, its dataset (data.path in the stored IR, against the benchmark's folder)
+// and the artifacts the dataset names; and the workspace's own store. A run the store
+// keeps no benchmark or readable IR for guards what is known of it.
+func exportClash(out, ws string, r store.Run) string {
 	files := storeFiles(ws)
-	if benchmark != "" {
-		bench := filepath.Join(ws, filepath.FromSlash(benchmark))
-		_, _, runtimeFile := workspace.RuntimeOf(filepath.Dir(bench))
-		files = append(files, readFiles(bench, runtimeFile)...)
+	if r.Benchmark == "" {
+		return exportForbidden(out, ws, files)
 	}
-	return files
+	bench := filepath.Join(ws, filepath.FromSlash(r.Benchmark))
+	_, _, runtimeFile := workspace.RuntimeOf(filepath.Dir(bench))
+	files = append(files, readFiles(bench, runtimeFile)...)
+	var b ir.Benchmark // loosely: an IR stored by an older benchy still names its dataset
+	if json.Unmarshal(r.IR, &b) != nil || b.Data.Path == "" {
+		return exportForbidden(out, ws, files)
+	}
+	return readsClash(out, []string{out}, ws, filepath.Dir(bench), &b, files)
+}
+
+// exportForbidden is forbidden's answer for -o out, worded as readsClash's.
+func exportForbidden(out, ws string, files []guarded) string {
+	if why := forbidden(out, ws, files); why != "" {
+		return "-o " + out + " " + why
+	}
+	return ""
 }
 
 func exportFailed(e *env, err error) int {

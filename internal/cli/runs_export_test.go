@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// TestRunsExportNeverOverwritesInputs: `runs export -o` follows run's -o rule (forbidden):
-// it is refused with exit 2 when it names, by any path, the store (its -wal and -shm too),
-// the run's benchmark or its runtime file, any file named like a runtime file, or a hidden
-// file of the workspace; what was there is left as it was and the store still opens.
+// TestRunsExportNeverOverwritesInputs: `runs export -o` follows run's -o rule (readsClash):
+// it is refused with exit 2 when it names, by any path, the store (its -wal and -shm too,
+// each called what it is), the run's benchmark, its runtime file, its dataset or an
+// artifact the dataset names, any file named like a runtime file, or a hidden file of the
+// workspace; what was there is left as it was and the store still opens.
 func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 	dir := invoiceRun(t)
 	in := func(p string) string { return filepath.Join(dir, p) }
@@ -22,9 +23,10 @@ func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 	id := m[1]
 	os.Symlink("benchmark.yaml", in("bench-link.csv"))
 	os.Symlink(".benchy", in("store-link"))
+	os.Symlink("data/invoices.jsonl", in("data-link.jsonl"))
 	os.Mkdir(in("sub"), 0o755)
 	before := map[string][]byte{}
-	for _, p := range []string{".benchy/benchy.db", "benchmark.yaml", "benchy.runtime.yaml"} {
+	for _, p := range []string{".benchy/benchy.db", "benchmark.yaml", "benchy.runtime.yaml", "data/invoices.jsonl", "images/invoice-001.png"} {
 		before[p], _ = os.ReadFile(in(p))
 	}
 	for _, c := range []struct{ out, want string }{
@@ -32,6 +34,9 @@ func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 		{"store-link/benchy.db", "would overwrite the run store"},
 		{".benchy/benchy.db-wal", "benchy.db"}, // the store's, if it is there; else a hidden file
 		{"store-link/benchy.db-shm", "benchy.db"},
+		{"data/invoices.jsonl", "would overwrite the dataset ./data/invoices.jsonl"},
+		{"data-link.jsonl", "would overwrite the dataset"},
+		{"images/invoice-001.png", "would overwrite an artifact of the dataset (line 1, input.image"},
 		{".benchy/new.csv", "hidden file or folder"},
 		{"store-link/new.csv", "hidden file or folder"},
 		{".env", "hidden file or folder"},
@@ -49,6 +54,16 @@ func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 		if got, _ := os.ReadFile(in(p)); string(got) != string(want) {
 			t.Errorf("%s changed", p)
 		}
+	}
+	// The store's write-ahead log is called what it is, not the store. SQLite removes it when
+	// the last connection closes; an empty one, as it leaves it at times, is no harm.
+	wal := in(".benchy/benchy.db-wal")
+	if _, err := os.Stat(wal); err != nil {
+		os.WriteFile(wal, nil, 0o644)
+	}
+	_, _, stderr = runBenchy(t, "runs", "export", "--workspace", dir, "-o", wal, id)
+	if want := "would overwrite the run store's write-ahead log " + wal + " ("; !strings.Contains(stderr, want) {
+		t.Errorf("-o .benchy/benchy.db-wal: %q, want %q", stderr, want)
 	}
 	if _, err := os.Lstat(in("sub/Benchy.Runtime.YAML")); err == nil {
 		t.Errorf("a runtime file was written")

@@ -61,6 +61,11 @@ func readsClash(out string, paths []string, ws, benchDir string, b *ir.Benchmark
 		if err == nil && info.IsDir() {
 			return fmt.Sprintf("-o %s: %s is a folder", out, p)
 		}
+		if err == nil && !info.Mode().IsRegular() {
+			// The file is written new and renamed into place: over /dev/null, run as root,
+			// that replaced the device with a regular file for the whole machine.
+			return fmt.Sprintf("-o %s: %s is not a regular file (a device, a FIFO or a socket), which writing the results would replace with one; name a file", out, p)
+		}
 		if why := forbidden(p, ws, files); why != "" {
 			return fmt.Sprintf("-o %s %s", out, why)
 		}

@@ -39,6 +39,8 @@ func fileError(what, p string, err error) *apiError {
 		return refuse(http.StatusNotFound, api.NotFound, "no %s %s", what, p)
 	case errors.Is(err, engine.ErrNotRegular):
 		return refuse(http.StatusUnprocessableEntity, api.NotRegular, "%s is not a regular file", p)
+	case errors.Is(err, ws.ErrRuntimeLink):
+		return refuse(http.StatusForbidden, api.Unreadable, "%s is a link: the server reads a runtime file only as a file of its own, never the file a link leads to (which it would save under another name)", p)
 	case errors.Is(err, ws.ErrLinkOut):
 		return refuse(http.StatusForbidden, api.Unreadable, "%s is a link leading out of the workspace: the server does not read it", p)
 	case errors.Is(err, ws.ErrTooLarge):

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
@@ -330,7 +331,7 @@ func TestRuntimeLinkRefused(t *testing.T) {
 		{"GET", "/api/bindings?benchmark=sym/b.yaml", ""},
 	} {
 		r := call(t, srv, c[0], c[1], c[2])
-		if r.status != http.StatusForbidden || !strings.Contains(r.body, `"unreadable"`) || !strings.Contains(r.body, "sym/"+RuntimeFile+" is a link leading out of the workspace") {
+		if r.status != http.StatusForbidden || !strings.Contains(r.body, `"unreadable"`) || !strings.Contains(r.body, "sym/"+RuntimeFile+" is a link") {
 			t.Errorf("%s %s: %d %s, want 403 unreadable naming sym/%s", c[0], c[1], r.status, r.body, RuntimeFile)
 		}
 	}
@@ -349,5 +350,33 @@ func TestMissingBindingNamesFile(t *testing.T) {
 	r := call(t, srv, "POST", "/api/runs", `{"benchmark":"sub/b.yaml"}`)
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.body, `"message":"sub/`+RuntimeFile+`: `) {
 		t.Errorf("POST /api/runs: %d %s, want 422 missing_binding naming sub/%s", r.status, r.body, RuntimeFile)
+	}
+}
+
+// TestRuntimeLinkInsideRefused: a runtime file that is a link to another file of the
+// workspace is refused as the runtime file. Its target has another name, so the server saves
+// it like any .yaml (PUT /api/benchmarks), and nothing guards what it runs: a client could
+// write a command there and start a run that executes it.
+func TestRuntimeLinkInsideRefused(t *testing.T) {
+	dir, _ := workspace(t)
+	testkit.WriteFiles(t, dir, map[string]string{
+		"conf/real.yaml": "bindings:\n  invoice-extractor-v7: {command: [./extract]}\n",
+		"sub/b.yaml":     invoiceYAML,
+	})
+	if err := os.Symlink("../conf/real.yaml", filepath.Join(dir, "sub", RuntimeFile)); err != nil {
+		t.Skip(err)
+	}
+	srv := newTestServer(t, Config{Workspace: dir})
+	pwned := filepath.Join(dir, "PWNED")
+	cmd := "bindings:\n  invoice-extractor-v7: {command: [sh, -c, \"touch " + pwned + "\"]}\n"
+	body, _ := json.Marshal(map[string]string{"yaml": cmd})
+	call(t, srv, "PUT", "/api/benchmarks/conf/real.yaml", string(body)) // a .yaml like any other
+	r := call(t, srv, "POST", "/api/runs", `{"benchmark":"sub/b.yaml"}`)
+	if r.status != http.StatusForbidden || !strings.Contains(r.body, "sub/"+RuntimeFile+" is a link") {
+		t.Errorf("POST /api/runs: %d %s, want 403: the runtime file is a link", r.status, r.body)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(pwned); err == nil {
+		t.Fatal("the command saved through the API ran")
 	}
 }

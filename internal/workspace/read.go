@@ -20,6 +20,11 @@ var (
 	ErrLinkOut  = errors.New("a link leading out of the workspace")
 )
 
+// ErrRuntimeLink is LoadRuntime's error for a runtime file that is a link, wherever it
+// leads: what it runs would be the file it names, which has another name and so none of
+// the runtime file's protection (the server saves a .yaml of that name through its API).
+var ErrRuntimeLink = errors.New("a link, and a runtime file is read only as a file of its own")
+
 // MaxRuntimeRead is the most of a runtime file read before it is parsed. The parser refuses
 // more than 1 MiB itself, with a diagnostic that gives the size; the read stops at 8 MiB so
 // that a runtime file that is a huge file costs no more than that.
@@ -65,10 +70,14 @@ func linkOut(root *os.Root, p string) bool {
 
 // LoadRuntime reads and parses the runtime file at slash path p of the workspace root, as
 // `benchy run` and `benchy serve` both read the one a benchmark binds through (Runtime):
-// a regular file inside the workspace (ReadFile), whose commands run in its folder. Its
+// a regular file inside the workspace (ReadFile), not a link (ErrRuntimeLink), whose
+// commands run in its folder. Its
 // problems come back as diagnostics naming it as name; a file that cannot be read as
 // ReadFile's error, wrapped.
 func LoadRuntime(root *os.Root, p, name string) (*adapter.Runtime, error) {
+	if info, err := root.Lstat(filepath.FromSlash(p)); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("the runtime file %s is %w; pass the file it leads to as --runtime FILE to use it", name, ErrRuntimeLink)
+	}
 	src, _, err := ReadFile(root, p, MaxRuntimeRead)
 	switch {
 	case errors.Is(err, ErrLinkOut):

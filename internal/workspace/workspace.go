@@ -12,36 +12,35 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-// Find returns the workspace a benchmark or a command in dir belongs to: the outermost
-// folder from dir up to the filesystem root that has a store (a .benchy folder), or else
-// the outermost that has a runtime file. Outermost, so that a subfolder is never taken
-// for a workspace of its own (its data confined to it, its runs in a store the server of
-// the folder above never reads) merely because it has a runtime file for its benchmarks,
-// or because a run recorded there before the folder above had a store: once `benchy
-// serve` has served the folder above (and made its store), that is the workspace.
+// Find returns the workspace a benchmark or a command in dir belongs to: the nearest folder
+// at or above dir (links resolved) that has a store (a .benchy folder), or else the nearest
+// that has a runtime file. A store marks a workspace for good (the server makes one in its
+// --workspace), so a subfolder's own runtime file does not make it a workspace of its own
+// once the folder above has been served. Nearest, never outermost: a stray or planted store
+// or runtime file higher up ($HOME, /tmp) must not widen what a run may read, bind a
+// project's benchmarks through its commands, or take its runs.
 func Find(dir string) (string, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
 	}
-	var stored, bound string
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // the folders above are the real folder's, as the files' links resolve
+	}
+	bound := ""
 	for {
 		if info, err := os.Stat(filepath.Join(dir, store.Dir)); err == nil && info.IsDir() {
-			stored = dir
+			return dir, true
 		}
-		if exists(os.DirFS(dir), adapter.RuntimeFile) {
+		if bound == "" && exists(os.DirFS(dir), adapter.RuntimeFile) {
 			bound = dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			break
+			return bound, bound != ""
 		}
 		dir = parent
 	}
-	if stored != "" {
-		return stored, true
-	}
-	return bound, bound != ""
 }
 
 // exists reports whether fsys has an entry named p in any form: a file, a folder, a link
@@ -85,6 +84,9 @@ func RuntimeOf(dir string) (ws, p, name string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ws, "", ""
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real // as Find found ws
 	}
 	rel, err := filepath.Rel(ws, abs)
 	if err != nil {

@@ -75,30 +75,50 @@ func TestOneRuntimeRuleCLI(t *testing.T) {
 	}
 }
 
-// TestFindOutermost: the workspace is the outermost folder with a store, else the outermost
-// with a runtime file; never a subfolder that has a runtime file of its own (`benchy run`
-// took it for a workspace: its data confined to it, its runs in a store the server never
-// reads), nor one whose store a run made before the folder above had one (which then won
-// for good, though the server recorded the same benchmark's runs above).
-func TestFindOutermost(t *testing.T) {
-	ws := t.TempDir()
-	deep := filepath.Join(ws, "sub", "deep")
+// TestFindNearest: the workspace is the nearest folder with a store, else the nearest with a
+// runtime file, links resolved. A subfolder's runtime file does not make it a workspace
+// once the folder above has a store (benchy run took it for one: its data confined to it,
+// its runs in a store the server never reads); and a store or runtime file higher up (a
+// stray or planted one in $HOME) never takes a project that has its own store: outermost
+// rules let it widen what the run reads, bind the project's benchmarks through its
+// commands, and take its runs.
+func TestFindNearest(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	deep := filepath.Join(proj, "sub", "deep")
 	os.MkdirAll(deep, 0o755)
-	os.WriteFile(filepath.Join(ws, "sub", "benchy.runtime.yaml"), nil, 0o644)
-	if got, ok := Find(deep); !ok || got != filepath.Join(ws, "sub") {
-		t.Errorf("Find(sub/deep), only sub has a runtime file = %q %v, want sub", got, ok)
+	sub := filepath.Join(proj, "sub")
+	os.WriteFile(filepath.Join(sub, "benchy.runtime.yaml"), nil, 0o644)
+	tests := []struct {
+		what  string
+		setup string // a file or folder (ending in /) made before the check
+		want  string
+	}{
+		{"only sub has a runtime file", "", sub},
+		{"the project is served", "proj/.benchy/", proj},
+		{"a stray store above", ".benchy/", proj},
+		{"a stray runtime file above", "benchy.runtime.yaml", proj},
 	}
-	os.WriteFile(filepath.Join(ws, "benchy.runtime.yaml"), nil, 0o644)
-	if got, ok := Find(deep); !ok || got != ws {
-		t.Errorf("Find(sub/deep) = %q %v, want %q", got, ok, ws)
+	for _, tt := range tests {
+		if tt.setup != "" {
+			p := filepath.Join(home, filepath.FromSlash(tt.setup))
+			if strings.HasSuffix(tt.setup, "/") {
+				os.MkdirAll(p, 0o755)
+			} else {
+				os.WriteFile(p, nil, 0o644)
+			}
+		}
+		if got, ok := Find(deep); !ok || got != tt.want {
+			t.Errorf("%s: Find(proj/sub/deep) = %q %v, want %q", tt.what, got, ok, tt.want)
+		}
 	}
-	os.Mkdir(filepath.Join(ws, "sub", ".benchy"), 0o755) // a run recorded in sub first
-	if got, ok := Find(deep); !ok || got != filepath.Join(ws, "sub") {
-		t.Errorf("Find(sub/deep) with only sub/.benchy = %q %v, want sub", got, ok)
-	}
-	os.Mkdir(filepath.Join(ws, ".benchy"), 0o755) // then the server served ws
-	if got, ok := Find(deep); !ok || got != ws {
-		t.Errorf("Find(sub/deep) with .benchy and sub/.benchy = %q %v, want %q", got, ok, ws)
+	// Through a link to the project: the real folders above count, not the link's.
+	links := t.TempDir()
+	os.Mkdir(filepath.Join(links, ".benchy"), 0o755)
+	if err := os.Symlink(proj, filepath.Join(links, "proj")); err == nil {
+		if got, ok := Find(filepath.Join(links, "proj", "sub")); !ok || got != proj {
+			t.Errorf("Find through a link = %q %v, want %q", got, ok, proj)
+		}
 	}
 	if got, ok := Find(t.TempDir()); ok {
 		t.Errorf("Find in no workspace = %q", got)
@@ -119,7 +139,10 @@ func TestOneRuntimeRuleUnreadable(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside.yaml"), filepath.Join(ws, "link", "benchy.runtime.yaml")); err != nil {
 		t.Skip(err)
 	}
-	for dir, why := range map[string]string{"link": "is a link leading out of the workspace", "dir": "not a regular file"} {
+	// A link inside the workspace, to a file of another name (which the server would save).
+	os.MkdirAll(filepath.Join(ws, "inlink"), 0o755)
+	os.Symlink("../benchy.runtime.yaml", filepath.Join(ws, "inlink", "benchy.runtime.yaml"))
+	for dir, why := range map[string]string{"link": "is a link", "inlink": "is a link", "dir": "not a regular file"} {
 		rt, name, err := RuntimeFor("", filepath.Join(ws, dir, "b.yaml"))
 		if err == nil || rt != nil || !strings.Contains(err.Error(), filepath.Join(dir, "benchy.runtime.yaml")+" "+why) && !strings.Contains(err.Error(), why) {
 			t.Errorf("%s: RuntimeFor = %v %q %v, want an error naming %s's runtime file and %q", dir, rt.Names(), name, err, dir, why)

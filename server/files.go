@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -151,18 +152,23 @@ func commandSeparator(r rune) bool {
 	return strings.ContainsRune(" \t\r\n\"'`[]{}(),;=:&|<>$", r)
 }
 
-// workspacePath resolves a word of a runtime file in folder dir as a workspace path.
+// workspacePath resolves a word of a runtime file in folder dir as a workspace path. A word
+// is cleaned as an absolute path first (a relative one joined to dir in the workspace), so
+// that one going up and back in (../ws/run.txt, /ws/../ws/run.txt, //ws/run.txt) names the
+// file it reaches. The workspace root itself does not count (a command naming "." would
+// keep every upload out).
 func (s *Server) workspacePath(dir, word string) (string, bool) {
-	if strings.HasPrefix(word, "/") {
-		for _, d := range s.dirs {
-			if rel, ok := strings.CutPrefix(word, d+"/"); ok {
-				return path.Clean(rel), fs.ValidPath(path.Clean(rel))
-			}
-		}
-		return "", false
+	abs := word
+	if !strings.HasPrefix(word, "/") {
+		abs = path.Join(filepath.ToSlash(s.dir), dir, word)
 	}
-	p := path.Join(dir, word)
-	return p, fs.ValidPath(p) && p != "."
+	abs = path.Clean(abs)
+	for _, d := range s.dirs {
+		if rel, ok := strings.CutPrefix(abs, path.Clean(filepath.ToSlash(d))+"/"); ok {
+			return rel, fs.ValidPath(rel)
+		}
+	}
+	return "", false
 }
 
 // putFile stores a dataset or asset file in the workspace: PUT /api/files/{path} with the

@@ -79,3 +79,27 @@ func TestSaveBesideRuntimeComments(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadNamedByPathsBackIn: a command word that leaves the workspace and comes back in
+// (../ws/run.txt from its root, /WS/../ws/run.txt, //WS/run.txt) names the file it reaches,
+// so uploading that file is refused; only the exact workspace spelling was matched.
+func TestUploadNamedByPathsBackIn(t *testing.T) {
+	dir, _ := workspace(t)
+	name := filepath.Base(dir)
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile: "bindings:\n  a: {command: [sh, ../" + name + "/a.txt]}\n" +
+			"  b: {command: [sh, " + dir + "/../" + name + "/b.txt]}\n" +
+			"  c: {command: [sh, /" + dir + "/c.txt]}\n" +
+			"  d: {command: [sh, -c, \"sh sub/../d.txt\"]}\n",
+	})
+	srv := newTestServer(t, Config{Workspace: dir})
+	for _, f := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
+		r := call(t, srv, "PUT", "/api/files/"+f, b64("x"))
+		if r.status != http.StatusForbidden || !strings.Contains(r.body, `"runs_program"`) {
+			t.Errorf("PUT %s: %d %s, want 403 runs_program", f, r.status, r.body)
+		}
+	}
+	if r := call(t, srv, "PUT", "/api/files/e.txt", b64("x")); r.status != http.StatusOK {
+		t.Errorf("PUT e.txt, named by no command: %d %s", r.status, r.body)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -202,6 +203,9 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	src := []byte(req.YAML)
+	if runtimeLike(src) {
+		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name (benchy run --runtime FILE reads one of any name)", p)
+	}
 	version, err := s.writeAtomic(p, bytes.NewReader(src))
 	if err != nil {
 		return s.writeFailed(p, nil, err)
@@ -211,4 +215,21 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 		return internalError(err)
 	}
 	return writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
+}
+
+// runtimeLike reports whether a text saved as a benchmark would be a runtime file: YAML with
+// bindings or providers at its top (no benchmark has either). A runtime file of another
+// name is read by `benchy run --runtime FILE`, so saving one would let a client write the
+// commands a run executes.
+func runtimeLike(src []byte) bool {
+	root, _, _ := yamlnode.Parse(src, yamlnode.Options{})
+	if root == nil || root.Kind != yamlnode.Map {
+		return false
+	}
+	for _, key := range []string{"bindings", "providers"} {
+		if n, _ := root.Get(key); n != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -380,3 +380,25 @@ func TestRuntimeLinkInsideRefused(t *testing.T) {
 		t.Fatal("the command saved through the API ran")
 	}
 }
+
+// TestSaveNeverWritesARuntimeFile: a save whose text is a runtime file (bindings or
+// providers at its top) is refused under any name: benchy run --runtime ci.runtime.yaml
+// reads one of any name, so a client could otherwise write the commands a run executes.
+func TestSaveNeverWritesARuntimeFile(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	for _, text := range []string{
+		"bindings:\n  x: {command: [sh, -c, id]}\n",
+		"providers:\n  p: {kind: openai, base_url: \"http://127.0.0.1:1/v1\"}\n",
+		"# a comment first\nbindings: {}\n",
+	} {
+		body, _ := json.Marshal(map[string]string{"yaml": text})
+		r := call(t, srv, "PUT", "/api/benchmarks/ci.runtime.yaml", string(body))
+		if r.status != http.StatusForbidden || !strings.Contains(r.body, `"not_benchmark_data"`) {
+			t.Errorf("save of %q: %d %s, want 403 not_benchmark_data", text, r.status, r.body)
+		}
+	}
+	body, _ := json.Marshal(map[string]string{"yaml": "version: 1.0\n"}) // a draft with problems is saved
+	if r := call(t, srv, "PUT", "/api/benchmarks/draft.yaml", string(body)); r.status != http.StatusOK {
+		t.Errorf("save of a draft: %d %s", r.status, r.body)
+	}
+}

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
-	"github.com/benchy-eval/benchy/internal/yamlnode"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -97,6 +98,11 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 	if err != nil {
 		return res, api.Benchmark{}, err
 	}
+	return res, s.listed(p, version, res, b), nil
+}
+
+// listed records in the listing the compile of the benchmark at p, as of version.
+func (s *Server) listed(p string, version fs.FileInfo, res api.Compiled, b *ir.Benchmark) api.Benchmark {
 	info := api.Benchmark{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash}
 	if b != nil {
 		info.Task, info.Domain = b.Benchmark.Task, b.Benchmark.Domain
@@ -105,7 +111,7 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 		}
 	}
 	s.lists.put(p, version, info)
-	return res, info, nil
+	return info
 }
 
 func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) error {
@@ -203,31 +209,30 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	src := []byte(req.YAML)
-	if runtimeLike(src) {
+	s.lists.compiles.Add(1)
+	res, b, err := compileYAML(src) // before writing: the compile says whether it is a runtime file
+	if err != nil {
+		return internalError(err)
+	}
+	if runtimeLike(res.Diagnostics) {
 		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name (benchy run --runtime FILE reads one of any name)", p)
 	}
 	version, err := s.writeAtomic(p, bytes.NewReader(src))
 	if err != nil {
 		return s.writeFailed(p, nil, err)
 	}
-	res, _, err := s.compileFile(p, src, version)
-	if err != nil {
-		return internalError(err)
-	}
+	s.listed(p, version, res, b)
 	return writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
 }
 
-// runtimeLike reports whether a text saved as a benchmark would be a runtime file: YAML with
-// bindings or providers at its top (no benchmark has either). A runtime file of another
-// name is read by `benchy run --runtime FILE`, so saving one would let a client write the
-// commands a run executes.
-func runtimeLike(src []byte) bool {
-	root, _, _ := yamlnode.Parse(src, yamlnode.Options{})
-	if root == nil || root.Kind != yamlnode.Map {
-		return false
-	}
-	for _, key := range []string{"bindings", "providers"} {
-		if n, _ := root.Get(key); n != nil {
+// runtimeLike reports whether a text saved as a benchmark would be a runtime file: the
+// compiler found bindings or providers at its top, unknown keys of a benchmark. A runtime
+// file of another name is read by `benchy run --runtime FILE`, so saving one would let a
+// client write the commands a run executes. It reads the compile the save makes anyway,
+// so a 1 MB text costs no second parse.
+func runtimeLike(ds []api.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Code == string(diag.UnknownKey) && len(d.Path) == 1 && (d.Path[0] == "bindings" || d.Path[0] == "providers") {
 			return true
 		}
 	}

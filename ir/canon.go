@@ -179,3 +179,29 @@ func encodeString(buf *bytes.Buffer, s string) error {
 func compareUTF16(a, b string) int {
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
 }
+
+// BenchmarkHash names a benchmark apart from the AI-system that takes it, the paper's
+// B = (P, S, D): "sha256:" and the hex digest of the canonical IR bytes without their
+// ai_system member (the rest stays as Canonicalize writes it). Two IRs that differ only in
+// their AI-system have one benchmark hash and two IR hashes (Hash): runs of several systems
+// on one benchmark are told apart by the one and compared by the other.
+func BenchmarkHash(canonical []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(canonical))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		return "", fmt.Errorf("ir: %w", err)
+	}
+	if !atEOF(dec) {
+		return "", fmt.Errorf("ir: trailing data after the IR object")
+	}
+	if _, ok := v["ai_system"]; !ok {
+		return "", fmt.Errorf("ir: the IR has no ai_system member")
+	}
+	delete(v, "ai_system")
+	var buf bytes.Buffer
+	if err := encode(&buf, v); err != nil {
+		return "", err
+	}
+	return Hash(buf.Bytes()), nil
+}

@@ -50,8 +50,10 @@ func (f BenchmarkFile) AISystem() *AISystem {
 	return ir.AISystem
 }
 
-// Diagnostic is a compiler diagnostic (diag.Diagnostic).
+// Diagnostic is a diagnostic (diag.Diagnostic): File names the file Line and Column point
+// into when it is known (an aborted run's dataset; not a compiled text's).
 type Diagnostic struct {
+	File       string   `json:"file,omitempty"`
 	Phase      string   `json:"phase"`
 	Code       string   `json:"code"`
 	Path       []string `json:"path"`
@@ -114,18 +116,9 @@ type Summary struct {
 	ExecutionErrors int `json:"execution_errors"`
 }
 
-// RunError is why a run was aborted (store.Run.Error, a diag.Diagnostic): a diagnostic with its file,
-// relative to the workspace.
-type RunError struct {
-	File       string   `json:"file,omitempty"`
-	Phase      string   `json:"phase"`
-	Code       string   `json:"code"`
-	Path       []string `json:"path"`
-	Message    string   `json:"message"`
-	Line       int      `json:"line"`
-	Column     int      `json:"column"`
-	Suggestion string   `json:"suggestion,omitempty"`
-}
+// RunError is why a run was aborted (store.Run.Error): a diagnostic with its file, relative
+// to the workspace.
+type RunError = Diagnostic
 
 // Options are what a run was started with (store.Options).
 type Options struct {

@@ -49,8 +49,14 @@ func wireError(e *diag.Diagnostic) *api.RunError {
 	if e == nil {
 		return nil
 	}
-	return &api.RunError{File: e.File, Phase: e.Phase, Code: string(e.Code), Path: e.Path,
-		Message: e.Message, Line: e.Line, Column: e.Column, Suggestion: e.Suggestion}
+	d := wireDiagnostic(*e)
+	return &d
+}
+
+// wireDiagnostic is a diagnostic as the API sends it.
+func wireDiagnostic(d diag.Diagnostic) api.Diagnostic {
+	return api.Diagnostic{File: d.File, Phase: d.Phase, Code: string(d.Code), Path: d.Path, Message: d.Message,
+		Line: d.Line, Column: d.Column, Suggestion: d.Suggestion}
 }
 
 // inWorkspace shows the file of a run's error relative to workspace dir: the server's

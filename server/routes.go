@@ -85,8 +85,7 @@ func compileYAML(src []byte) (api.Compiled, *ir.Benchmark, error) {
 func wireDiagnostics(ds diag.List) []api.Diagnostic {
 	out := make([]api.Diagnostic, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, api.Diagnostic{Phase: d.Phase, Code: string(d.Code), Path: d.Path, Message: d.Message,
-			Line: d.Line, Column: d.Column, Suggestion: d.Suggestion})
+		out = append(out, wireDiagnostic(d))
 	}
 	return out
 }

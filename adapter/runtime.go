@@ -79,6 +79,14 @@ func readRuntime(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read the runtime file: %w", err)
 	}
 	defer f.Close()
+	return ReadRuntimeFrom(f, path)
+}
+
+// ReadRuntimeFrom reads the runtime file open as f, named name, never more than
+// yamlnode.MaxSize+1 bytes of it: a larger one is refused with the parser's diagnostic for
+// it (code invalid_runtime, File name). Both ways of reading a runtime file come here:
+// LoadRuntime by path, internal/workspace inside a workspace's os.Root.
+func ReadRuntimeFrom(f *os.File, name string) ([]byte, error) {
 	src, err := io.ReadAll(io.LimitReader(f, yamlnode.MaxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the runtime file: %w", err)
@@ -89,7 +97,7 @@ func readRuntime(path string) ([]byte, error) {
 			size = info.Size()
 		}
 		d := yamlnode.TooLarge(size, yamlnode.MaxSize, "runtime file")
-		d.Code, d.File = diag.InvalidRuntime, path
+		d.Code, d.File = diag.InvalidRuntime, name
 		return nil, diag.List{d}.Err()
 	}
 	return src, nil

@@ -25,11 +25,6 @@ var (
 // the runtime file's protection (the server saves a .yaml of that name through its API).
 var ErrRuntimeLink = errors.New("a link, and a runtime file is read only as a file of its own")
 
-// MaxRuntimeRead is the most of a runtime file read before it is parsed. The parser refuses
-// more than 1 MiB itself, with a diagnostic that gives the size; the read stops at 8 MiB so
-// that a runtime file that is a huge file costs no more than that.
-const MaxRuntimeRead = 8 << 20
-
 // ReadFile reads the regular file at slash path p inside root, of at most max bytes, with
 // the version (size, modification time) it was read at. A link leading out of root, a
 // FIFO, a device or a folder is refused before a byte is read (engine.ErrNotRegular, or
@@ -72,16 +67,23 @@ func linkOut(root *os.Root, p string) bool {
 // `benchy run` and `benchy serve` both read the one a benchmark binds through (Runtime):
 // a regular file inside the workspace (ReadFile), not a link (ErrRuntimeLink), whose
 // commands run in its folder. Its
-// problems come back as diagnostics naming it as name; a file that cannot be read as
-// ReadFile's error, wrapped.
+// problems come back as diagnostics naming it as name (one over yamlnode.MaxSize too, read
+// no further: adapter.ReadRuntimeFrom, as benchy run --runtime reads one); a file that
+// cannot be read as the file system's error, wrapped.
 func LoadRuntime(root *os.Root, p, name string) (*adapter.Runtime, error) {
 	if info, err := root.Lstat(filepath.FromSlash(p)); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("the runtime file %s is %w; pass the file it leads to as --runtime FILE to use it", name, ErrRuntimeLink)
 	}
-	src, _, err := ReadFile(root, p, MaxRuntimeRead)
+	f, _, err := engine.OpenRegularIn(root, p)
+	var src []byte
+	if err == nil {
+		src, err = adapter.ReadRuntimeFrom(f, name) // bounded as benchy run --runtime reads one
+		f.Close()
+	}
+	var ds diag.List
 	switch {
-	case errors.Is(err, ErrLinkOut):
-		return nil, fmt.Errorf("the runtime file %s is %w, which is not read as the workspace's; pass it as --runtime FILE to use it", name, err)
+	case errors.As(err, &ds):
+		return nil, err
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -90,7 +92,6 @@ func LoadRuntime(root *os.Root, p, name string) (*adapter.Runtime, error) {
 		return nil, fmt.Errorf("cannot read the runtime file %s: %w", name, err)
 	}
 	rt, err := adapter.ParseRuntime(src, filepath.Join(root.Name(), filepath.FromSlash(path.Dir(p))))
-	var ds diag.List
 	if errors.As(err, &ds) {
 		return nil, ds.In(name).Err()
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -169,5 +170,24 @@ func TestOneRuntimeRuleMessage(t *testing.T) {
 		if got := NoRuntime(tt.sys); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("NoRuntime(%+v) = %q", tt.sys, got)
 		}
+	}
+}
+
+// TestLoadRuntimeTooLarge: a runtime file over the parser's bound is refused with the same
+// diagnostic whether benchy run reads it by path (adapter.LoadRuntime) or the rule finds it
+// in a workspace (LoadRuntime); the second read 8 MiB under a bound of its own.
+func TestLoadRuntimeTooLarge(t *testing.T) {
+	ws := t.TempDir()
+	big := filepath.Join(ws, "benchy.runtime.yaml")
+	os.WriteFile(big, []byte("bindings: {}\n"+strings.Repeat("#", 9<<20)+"\n"), 0o644)
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, inWS := LoadRuntime(root, "benchy.runtime.yaml", big)
+	_, byPath := adapter.LoadRuntime(big)
+	if inWS == nil || byPath == nil || inWS.Error() != byPath.Error() || !strings.Contains(inWS.Error(), "invalid_runtime") {
+		t.Errorf("in the workspace: %v\nby path: %v\nwant the same invalid_runtime diagnostic", inWS, byPath)
 	}
 }

@@ -13,14 +13,8 @@ import (
 // artifact the dataset names, any file named like a runtime file, or a hidden file of the
 // workspace; what was there is left as it was and the store still opens.
 func TestRunsExportNeverOverwritesInputs(t *testing.T) {
-	dir := invoiceRun(t)
+	dir, id := storedRun(t)
 	in := func(p string) string { return filepath.Join(dir, p) }
-	code, _, stderr := runBenchy(t, "run", "-o", in("results.json"), in("benchmark.yaml"))
-	m := storedLine.FindStringSubmatch(stderr)
-	if code != 0 || m == nil {
-		t.Fatalf("run: exit %d\n%s", code, stderr)
-	}
-	id := m[1]
 	os.Symlink("benchmark.yaml", in("bench-link.csv"))
 	os.Symlink(".benchy", in("store-link"))
 	os.Symlink("data/invoices.jsonl", in("data-link.jsonl"))
@@ -61,7 +55,7 @@ func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 	if _, err := os.Stat(wal); err != nil {
 		os.WriteFile(wal, nil, 0o644)
 	}
-	_, _, stderr = runBenchy(t, "runs", "export", "--workspace", dir, "-o", wal, id)
+	_, _, stderr := runBenchy(t, "runs", "export", "--workspace", dir, "-o", wal, id)
 	if want := "would overwrite the run store's write-ahead log " + wal + " ("; !strings.Contains(stderr, want) {
 		t.Errorf("-o .benchy/benchy.db-wal: %q, want %q", stderr, want)
 	}
@@ -74,4 +68,17 @@ func TestRunsExportNeverOverwritesInputs(t *testing.T) {
 	if rows := listRows(t, "--workspace", dir); len(rows) != 1 {
 		t.Errorf("the store after the refused exports: %q", rows)
 	}
+}
+
+// storedRun runs the invoice workspace's benchmark with its store and returns the workspace
+// and the stored run's id.
+func storedRun(t *testing.T) (dir, id string) {
+	t.Helper()
+	dir = invoiceRun(t)
+	code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, "results.json"), filepath.Join(dir, "benchmark.yaml"))
+	m := storedLine.FindStringSubmatch(stderr)
+	if code != 0 || m == nil {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	return dir, m[1]
 }

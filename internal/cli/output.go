@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/engine"
-	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -34,14 +33,11 @@ type guarded struct {
 // outputClash says why -o cannot be used, or "": standard output is not a file, and the
 // result files must not be, by any path (a symbolic link, a linked folder, a hard link),
 // the benchmark, its dataset or artifacts, the runtime file or the store, nor what
-// forbidden says no output is. benchDir is the benchmark's folder.
-func outputClash(out, stream, benchDir string, b *ir.Benchmark, files []guarded) string {
+// forbidden says no output is. benchDir is the benchmark's folder, ws the folder the run is
+// confined to (engine.Paths.Workspace).
+func outputClash(out, stream, benchDir, ws string, b *ir.Benchmark, files []guarded) string {
 	if out == "-" || out == "" {
 		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
-	}
-	ws, ok := workspace.Find(benchDir)
-	if !ok {
-		ws = benchDir // as runPaths confines the run
 	}
 	return readsClash(out, []string{out, stream}, ws, benchDir, b, files)
 }

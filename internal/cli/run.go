@@ -41,8 +41,9 @@ func runRun(e *env, args []string) int {
 		return ExitFail
 	}
 	benchDir := filepath.Dir(pos[0])
+	ws, _ := workspace.Find(benchDir) // once: the data's bounds, -o's guards and the store
 	plan, err := workspace.Prepare(workspace.Source{Name: displayName(pos[0]), Text: src}, workspace.Setup{
-		Dir: benchDir, Paths: runPaths(pos[0], *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
+		Dir: benchDir, Paths: runPaths(benchDir, ws, *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
 		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
 	})
 	if err != nil {
@@ -50,7 +51,7 @@ func runRun(e *env, args []string) int {
 	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
-	if msg := outputClash(*out, stream, benchDir, plan.IR, readFiles(pos[0], plan.RuntimeFile)); msg != "" {
+	if msg := outputClash(*out, stream, benchDir, plan.Paths.Workspace, plan.IR, readFiles(pos[0], plan.RuntimeFile, ws)); msg != "" {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
@@ -75,7 +76,7 @@ func runRun(e *env, args []string) int {
 	context.AfterFunc(signals, func() { cancel(signalled{context.Cause(signals)}) }) // Ctrl-C, SIGTERM: the run is cancelled
 	var rec *recorder
 	if !*noStore && pos[0] != "-" {
-		rec = openRecorder(e.stderr, pos[0], plan.Spec("", store.Options{Limit: *limit, Concurrency: *concurrency}))
+		rec = openRecorder(e.stderr, pos[0], ws, plan.Spec("", store.Options{Limit: *limit, Concurrency: *concurrency}))
 		defer rec.close()
 	}
 	bar := newProgressBar(e.stderr)
@@ -161,14 +162,15 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 }
 
 // readFiles are the files a run of benchmark reads besides its dataset and artifacts, which
-// -o must not name: the benchmark, the runtime file, the workspace's store.
-func readFiles(benchmark, runtimeFile string) []guarded {
+// -o must not name: the benchmark, the runtime file, the store of its workspace ws (none
+// when ws is "").
+func readFiles(benchmark, runtimeFile, ws string) []guarded {
 	var files []guarded
 	if benchmark != "-" {
 		files = append(files, guarded{benchmark, "the benchmark " + benchmark})
 	}
 	files = append(files, guarded{runtimeFile, "the runtime file " + runtimeFile})
-	if ws, ok := workspace.Find(filepath.Dir(benchmark)); ok {
+	if ws != "" {
 		files = append(files, storeFiles(ws)...)
 	}
 	return files

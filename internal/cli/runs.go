@@ -292,13 +292,12 @@ func runsExport(e *env, args []string) int {
 // and the artifacts the dataset names; and the workspace's own store. A run the store
 // keeps no benchmark or readable IR for guards what is known of it.
 func exportClash(out, ws string, r store.Run) string {
-	files := storeFiles(ws)
 	if r.Benchmark == "" {
-		return exportForbidden(out, ws, files)
+		return exportForbidden(out, ws, storeFiles(ws))
 	}
 	bench := filepath.Join(ws, filepath.FromSlash(r.Benchmark))
 	_, _, runtimeFile := workspace.RuntimeOf(filepath.Dir(bench))
-	files = append(files, readFiles(bench, runtimeFile)...)
+	files := readFiles(bench, runtimeFile, ws)
 	var b ir.Benchmark // loosely: an IR stored by an older benchy still names its dataset
 	if json.Unmarshal(r.IR, &b) != nil || b.Data.Path == "" {
 		return exportForbidden(out, ws, files)

@@ -82,3 +82,23 @@ func storedRun(t *testing.T) (dir, id string) {
 	}
 	return dir, m[1]
 }
+
+// TestRunThroughLinkedFolder: a benchmark reached through a link to its workspace is stored
+// under its workspace path, as the server names it: the workspace is found with links
+// resolved, and so is the benchmark's path in it (it was stored as ../link/benchmark.yaml).
+func TestRunThroughLinkedFolder(t *testing.T) {
+	dir := invoiceRun(t)
+	os.MkdirAll(filepath.Join(dir, ".benchy"), 0o755)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip(err)
+	}
+	code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(t.TempDir(), "r.json"), filepath.Join(link, "benchmark.yaml"))
+	if code != 0 || !strings.Contains(stderr, filepath.Join(dir, ".benchy", "benchy.db")) {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	code, stdout, _ := runBenchy(t, "runs", "list", "--workspace", dir)
+	if code != 0 || !strings.Contains(stdout, "benchmark.yaml") || strings.Contains(stdout, "..") {
+		t.Errorf("runs list: exit %d\n%s\nwant the run stored as benchmark.yaml", code, stdout)
+	}
+}

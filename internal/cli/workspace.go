@@ -22,16 +22,18 @@ type recorder struct {
 	id  string
 }
 
-// openRecorder creates the run in the workspace of the benchmark file, or returns nil when
-// the benchmark is in no workspace or the store cannot be used.
-func openRecorder(log io.Writer, benchmark string, spec store.RunSpec) *recorder {
+// openRecorder creates the run of the benchmark file in the store of its workspace ws, or
+// returns nil when it is in none (ws "") or the store cannot be used.
+func openRecorder(log io.Writer, benchmark, ws string, spec store.RunSpec) *recorder {
+	if ws == "" {
+		return nil
+	}
 	abs, err := filepath.Abs(benchmark)
 	if err != nil {
 		return nil
 	}
-	ws, ok := workspace.Find(filepath.Dir(abs))
-	if !ok {
-		return nil
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs)) // as Find found ws
 	}
 	rel, err := filepath.Rel(ws, abs)
 	if err != nil {

@@ -144,9 +144,6 @@ func (s *Store) Abort(id string, a *engine.Abort) error {
 	return s.transition(id, Aborted, "finished_at = ?, error = ?", s.timestamp(), string(body))
 }
 
-// Cancel records that a user stopped a run.
-func (s *Store) Cancel(id string) error { return s.SetStatus(id, Cancelled) }
-
 // transition sets a run's status, and the assignments in set, when its status allows and
 // no other live process owns it. Queued and running take the run for this Store (a run
 // whose owner is stale may be taken over: a resume); any other status gives it up.

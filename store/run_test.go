@@ -115,7 +115,7 @@ func TestLifecycle(t *testing.T) {
 	if err := s.MarkRunning(r.ID, 3); !errors.Is(err, ErrTransition) {
 		t.Errorf("restarting a completed run: %v, want ErrTransition", err)
 	}
-	if err := s.Cancel("nope"); !errors.Is(err, ErrNotFound) {
+	if err := s.SetStatus("nope", Cancelled); !errors.Is(err, ErrNotFound) {
 		t.Errorf("cancelling an unknown run: %v, want ErrNotFound", err)
 	}
 }
@@ -215,7 +215,7 @@ func TestMarkInterrupted(t *testing.T) {
 	s.MarkRunning(running.ID, 10)
 	s.MarkRunning(done.ID, 10)
 	s.SetStatus(done.ID, Completed)
-	s.Cancel(cancelled.ID)
+	s.SetStatus(cancelled.ID, Cancelled)
 	write(t, s, running.ID, 0, 4)
 	s.Close() // the process ends
 

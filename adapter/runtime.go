@@ -42,6 +42,7 @@ type Runtime struct {
 type binding struct {
 	name     string
 	command  []string // a relative program path is already resolved against dir
+	written  []string // the command as the runtime file writes it: its fingerprint
 	requires []runtimefile.Requirement
 	env      []string // the variables passed to the command besides baseEnv, by name
 	url      string
@@ -131,7 +132,7 @@ func bind(f *runtimefile.File, dir, file string) (*Runtime, error) {
 	}
 	rt := &Runtime{file: file, bindings: map[string]*binding{}, providers: map[string]provider.Config{}}
 	for _, fb := range f.Bindings {
-		b := &binding{name: fb.Name, command: slices.Clone(fb.Command), requires: fb.Requires, env: fb.Env, url: fb.URL, timeout: fb.Timeout, dir: abs}
+		b := &binding{name: fb.Name, command: slices.Clone(fb.Command), written: fb.Command, requires: fb.Requires, env: fb.Env, url: fb.URL, timeout: fb.Timeout, dir: abs}
 		// A program given as a path is found from the runtime file, as its working
 		// directory is; a bare name is looked up in PATH.
 		if len(b.command) > 0 && strings.ContainsAny(b.command[0], "/"+string(filepath.Separator)) && !filepath.IsAbs(b.command[0]) {
@@ -170,24 +171,8 @@ func (r *Runtime) Factory(b *ir.Benchmark, benchDir string, log io.Writer) (engi
 // FactoryIn is Factory with the prompt file confined by paths (the run's workspace), as
 // the dataset is, rather than to benchDir.
 func (r *Runtime) FactoryIn(b *ir.Benchmark, benchDir string, paths engine.Paths, log io.Writer) (engine.Factory, string, error) {
-	sys := b.AISystem
-	switch sys.Type {
-	case ir.SystemExternal:
-		bd := r.binding(sys.ID)
-		if bd == nil {
-			return nil, "", r.missing(sys.ID)
-		}
-		if bd.command != nil {
-			if err := bd.installed(); err != nil {
-				return nil, "", err
-			}
-			return bd.commandFactory(log), bd.name, nil
-		}
-		return bd.httpFactory(), bd.name, nil
-	case ir.SystemModel:
-		return r.modelFactory(b, benchDir, paths)
-	}
-	return nil, "", engine.NoBinding("unknown AI-system type %q", sys.Type)
+	bd, err := r.Bind(b, benchDir, paths, log)
+	return bd.Factory, bd.Name, err
 }
 
 // installed checks, before any example runs, that the binding's command and the programs it

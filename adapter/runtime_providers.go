@@ -28,22 +28,27 @@ func (r *Runtime) ProviderNames() []string {
 
 // modelFactory binds a model AI-system to the provider it names. The key is read from the
 // environment here, once, and the prompt file from the benchmark's directory benchDir.
-func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Paths) (engine.Factory, string, error) {
+func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Paths) (Bound, error) {
 	sys := b.AISystem
 	cfg, ok := r.providerConfig(sys.Provider)
 	if !ok {
-		return nil, "", r.missingProvider(sys.Provider)
+		return Bound{}, r.missingProvider(sys.Provider)
 	}
 	prompt, err := readPromptIn(benchDir, sys.Prompt, paths)
 	if err != nil {
-		return nil, "", err
+		return Bound{}, err
 	}
 	task := provider.Task{System: sys, Input: b.Program.Input, Output: b.Program.Output, Prompt: prompt}
 	f, err := provider.NewFactory(cfg, task, os.Getenv)
 	if err != nil {
-		return nil, "", err
+		return Bound{}, err
 	}
-	return f, cfg.Name, nil
+	out := Bound{Factory: f, Name: cfg.Name, Fingerprint: fingerprint(map[string]any{
+		"kind": string(cfg.Kind), "base_url": cfg.BaseURL, "model": sys.Model})}
+	if sys.Prompt != "" {
+		out.PromptSHA256 = engine.SHA256([]byte(prompt))
+	}
+	return out, nil
 }
 
 func (r *Runtime) providerConfig(name string) (provider.Config, bool) {

@@ -15,6 +15,7 @@ const (
 	BindingUnusable     Code = "binding_unusable"
 	CrossOrigin         Code = "cross_origin"
 	DifferentBenchmarks Code = "different_benchmarks"
+	DifferentDatasets   Code = "different_datasets"
 	DifferentLengths    Code = "different_lengths"
 	Executable          Code = "executable"
 	ForbiddenHost       Code = "forbidden_host"
@@ -49,7 +50,8 @@ var Codes = map[Code]string{
 	Busy:                "more raw uploads at once than the server streams (half its connections); retry after Retry-After",
 	BindingUnusable:     "the runtime file defines the AI-system, but it cannot be used here (a key's variable unset, say)",
 	CrossOrigin:         "a browser request whose Origin is not one of this server's own origins",
-	DifferentBenchmarks: "two runs of different IRs cannot be compared",
+	DifferentBenchmarks: "two runs of different benchmarks (benchmark hashes: program, scoring, classification) cannot be compared",
+	DifferentDatasets:   "two runs of one benchmark that took different datasets (dataset digests differ, or one was not recorded) cannot be compared",
 	DifferentLengths:    "two runs of different numbers of examples cannot be compared",
 	Executable:          "the upload or save would replace an executable file",
 	ForbiddenHost:       "the Host header does not name this server (DNS rebinding, or a name not given with --allowed-host)",

@@ -67,3 +67,14 @@ func ResumePath(id string) string { return RunPath(id) + "/resume" }
 func ComparePath(a, b string) string {
 	return withQuery(RunsPath+"/compare", url.Values{"a": {a}, "b": {b}})
 }
+
+// LeaderboardPath is the leaderboard of the benchmark file at workspace path benchmark, or
+// of the hashes q names (benchmark_hash, dataset_digest).
+const LeaderboardPath = "/api/leaderboard"
+
+// LeaderboardFor is the leaderboard of q: benchmark, or benchmark_hash and dataset_digest.
+func LeaderboardFor(q url.Values) string { return withQuery(LeaderboardPath, q) }
+
+// GridFor is a page of a leaderboard's examples, as q selects (the leaderboard's keys and
+// filter, status, after, limit).
+func GridFor(q url.Values) string { return withQuery(LeaderboardPath+"/examples", q) }

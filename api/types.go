@@ -72,6 +72,17 @@ type AISystem struct {
 	Model    string `json:"model"`
 }
 
+// System is the AI-system as a run took it (engine.System): Hash is what runs of one
+// system share.
+type System struct {
+	Label              string          `json:"label"`
+	Definition         json.RawMessage `json:"definition"`
+	PromptSHA256       string          `json:"prompt_sha256,omitempty"`
+	Binding            string          `json:"binding"`
+	BindingFingerprint string          `json:"binding_fingerprint"`
+	Hash               string          `json:"hash"`
+}
+
 // BindingName is the runtime name the AI-system binds to: the binding of an external
 // system, the provider of a model.
 func (s AISystem) BindingName() string {
@@ -90,16 +101,31 @@ type Bindings struct {
 	RuntimeFile string   `json:"runtime_file,omitempty"`
 }
 
-// StartRun is the body of POST /api/runs.
+// StartRun is the body of POST /api/runs. Without Systems the benchmark's own AI-system
+// runs; with them, each is one run of the same benchmark (one benchmark hash).
 type StartRun struct {
-	Benchmark   string `json:"benchmark"` // relative to the workspace
-	Limit       int    `json:"limit"`
-	Concurrency int    `json:"concurrency"`
+	Benchmark   string         `json:"benchmark"` // relative to the workspace
+	Limit       int            `json:"limit"`
+	Concurrency int            `json:"concurrency"`
+	Systems     []SystemChoice `json:"systems,omitempty"`
 }
 
-// Started is the answer of POST /api/runs and of a resume: the run's id.
+// SystemChoice is one AI-system to run a benchmark against: exactly one of its fields.
+type SystemChoice struct {
+	System string `json:"system,omitempty"` // an external AI-system bound in the runtime file (benchy run --system)
+	Model  string `json:"model,omitempty"`  // PROVIDER/MODEL of a runtime provider (--model)
+	// YAML is a file's text holding one ai-system: mapping (--system-file), checked with
+	// the compiler's rules.
+	YAML string `json:"yaml,omitempty"`
+	// Own names the benchmark's own AI-system, as the file defines it.
+	Own bool `json:"own,omitempty"`
+}
+
+// Started is the answer of POST /api/runs and of a resume: the run's id, and with several
+// systems the id of each run, in the order of StartRun.Systems (ID is the first).
 type Started struct {
-	ID string `json:"id"`
+	ID  string   `json:"id"`
+	IDs []string `json:"ids,omitempty"`
 }
 
 // InvalidBenchmarkError is the error answer of a run of a benchmark that does not compile.
@@ -139,23 +165,28 @@ const (
 // Run is a run as GET /api/runs and GET /api/runs/{id} show it (store.Run and the live
 // rate): while the server runs it, total, summary and rate are the engine's live figures.
 type Run struct {
-	ID         string          `json:"id"`
-	Benchmark  string          `json:"benchmark"`
-	IR         json.RawMessage `json:"ir,omitempty"` // left out of listings
-	IRHash     string          `json:"ir_hash"`
-	AISystem   json.RawMessage `json:"ai_system"`
-	Binding    string          `json:"binding"`
-	Options    Options         `json:"options"`
-	Status     string          `json:"status"`
-	CreatedAt  time.Time       `json:"created_at"`
-	StartedAt  *time.Time      `json:"started_at"`
-	FinishedAt *time.Time      `json:"finished_at"`
-	Total      int             `json:"total"`
-	Done       int             `json:"done"`
-	Summary    *Summary        `json:"summary"`
-	Report     json.RawMessage `json:"report,omitempty"` // a Report, once completed
-	Error      *RunError       `json:"error"`
-	Rate       *float64        `json:"rate,omitempty"` // examples evaluated per second, while running
+	ID        string          `json:"id"`
+	Benchmark string          `json:"benchmark"`
+	IR        json.RawMessage `json:"ir,omitempty"` // left out of listings
+	IRHash    string          `json:"ir_hash"`
+	// BenchmarkHash, DatasetDigest and System are the run's identities: DatasetDigest is
+	// "" until the dataset was validated, and for runs stored before Benchy recorded it.
+	BenchmarkHash string          `json:"benchmark_hash"`
+	DatasetDigest string          `json:"dataset_digest"`
+	System        *System         `json:"system"`
+	AISystem      json.RawMessage `json:"ai_system"`
+	Binding       string          `json:"binding"`
+	Options       Options         `json:"options"`
+	Status        string          `json:"status"`
+	CreatedAt     time.Time       `json:"created_at"`
+	StartedAt     *time.Time      `json:"started_at"`
+	FinishedAt    *time.Time      `json:"finished_at"`
+	Total         int             `json:"total"`
+	Done          int             `json:"done"`
+	Summary       *Summary        `json:"summary"`
+	Report        json.RawMessage `json:"report,omitempty"` // a Report, once completed
+	Error         *RunError       `json:"error"`
+	Rate          *float64        `json:"rate,omitempty"` // examples evaluated per second, while running
 }
 
 // Runs is GET /api/runs.
@@ -187,7 +218,10 @@ type Report struct {
 	BenchmarkScore *float64        `json:"benchmark_score"`
 	Summary        Summary         `json:"summary"`
 	IRHash         string          `json:"ir_hash"`
+	BenchmarkHash  string          `json:"benchmark_hash,omitempty"`
+	DatasetDigest  string          `json:"dataset_digest,omitempty"`
 	AISystem       json.RawMessage `json:"ai_system"`
+	System         *System         `json:"system,omitempty"`
 	Binding        string          `json:"binding"`
 	StartedAt      string          `json:"started_at"`
 	FinishedAt     string          `json:"finished_at"`
@@ -345,4 +379,96 @@ const MaxFlips = 1000
 type Saved struct {
 	Path string `json:"path"`
 	Size int64  `json:"size"`
+}
+
+// Leaderboard is GET /api/leaderboard: for one benchmark (BenchmarkHash) and one dataset
+// (DatasetDigest), the latest completed full run of each AI-system, best first.
+type Leaderboard struct {
+	Benchmark     string `json:"benchmark,omitempty"` // the file asked for, when one was
+	BenchmarkHash string `json:"benchmark_hash"`
+	DatasetDigest string `json:"dataset_digest"`
+	// Dimensions are the scoring dimensions' paths, in order: the columns of each entry's
+	// Dimensions.
+	Dimensions [][]string         `json:"dimensions"`
+	Entries    []LeaderboardEntry `json:"entries"`
+	// Datasets are the digests of the datasets this benchmark's completed runs took, newest
+	// first, with their number of systems: what else may be chosen (?dataset_digest=).
+	Datasets []LeaderboardDataset `json:"datasets"`
+	// Unrecorded counts completed runs of the benchmark stored before Benchy recorded
+	// datasets: they are in no leaderboard ("dataset not recorded").
+	Unrecorded int `json:"unrecorded"`
+}
+
+// LeaderboardEntry is one AI-system's place.
+type LeaderboardEntry struct {
+	Rank       int      `json:"rank"`   // 1 for the best; equal scores share a rank
+	System     string   `json:"system"` // its label
+	SystemHash string   `json:"system_hash"`
+	Run        string   `json:"run"`
+	Benchmark  string   `json:"benchmark"` // the file the run was started from
+	Score      float64  `json:"score"`
+	Interval   Interval `json:"interval"` // the score's confidence interval
+	// DeltaVsLeader is this score minus the leader's (0 for the leader), paired over the
+	// examples, with its interval; Significant says the interval excludes 0.
+	DeltaVsLeader   float64   `json:"delta_vs_leader"`
+	DeltaInterval   *Interval `json:"delta_interval"` // null for the leader
+	Significant     bool      `json:"significant"`
+	Examples        int       `json:"examples"`
+	Valid           int       `json:"valid"`
+	InvalidOutputs  int       `json:"invalid_outputs"`
+	ExecutionErrors int       `json:"execution_errors"`
+	// Dimensions is each dimension's accuracy among valid examples (null when none was
+	// valid), in the order of Leaderboard.Dimensions.
+	Dimensions   []*float64 `json:"dimensions"`
+	Usage        *Usage     `json:"usage,omitempty"`          // tokens, where recorded
+	LatencyP50MS *float64   `json:"latency_p50_ms,omitempty"` // where recorded
+	LatencyP95MS *float64   `json:"latency_p95_ms,omitempty"`
+	FinishedAt   *time.Time `json:"finished_at"`
+}
+
+// LeaderboardDataset is one dataset a benchmark's completed runs took.
+type LeaderboardDataset struct {
+	Digest  string `json:"digest"`
+	Systems int    `json:"systems"`
+}
+
+// Example grid filters (GET /api/leaderboard/examples?filter=).
+const (
+	FilterDisagree = "disagree"  // the systems' outcomes differ
+	FilterAllWrong = "all_wrong" // no system has the example fully right
+)
+
+// Grid is GET /api/leaderboard/examples: a page of examples of a leaderboard, each with
+// its input, expected output and every system's prediction side by side.
+type Grid struct {
+	BenchmarkHash string       `json:"benchmark_hash"`
+	DatasetDigest string       `json:"dataset_digest"`
+	Systems       []GridSystem `json:"systems"` // the leaderboard's order: the columns of each row's Cells
+	Rows          []GridRow    `json:"rows"`
+	Matched       int          `json:"matched"` // examples the filter keeps, over every page
+	Next          int          `json:"next"`    // the after of the next page, -1 on the last
+}
+
+// GridSystem is one column of the grid.
+type GridSystem struct {
+	System string `json:"system"` // the label
+	Run    string `json:"run"`
+}
+
+// GridRow is one example.
+type GridRow struct {
+	Index    int             `json:"index"`
+	Input    json.RawMessage `json:"input,omitempty"` // left out when the dataset cannot be read
+	Expected json.RawMessage `json:"expected,omitempty"`
+	Cells    []GridCell      `json:"cells"`
+}
+
+// GridCell is one system's result of one example; Fields marks each dimension right or
+// wrong (empty unless valid).
+type GridCell struct {
+	Status     string          `json:"status"`
+	Prediction json.RawMessage `json:"prediction"`
+	Score      *float64        `json:"score"`
+	Fields     []FieldScore    `json:"fields"`
+	Error      *ResultError    `json:"error"`
 }

@@ -61,10 +61,12 @@ type dataset struct {
 	line   int
 	index  int
 	failed *Abort
+	digest *digester // set for the validation pass, which digests what it reads
 }
 
 // openDataset opens the dataset for a benchmark whose file is in benchDir, within paths.
-func openDataset(b *ir.Benchmark, benchDir string, paths Paths) (*dataset, *Abort) {
+// With digest, every byte read and every artifact referenced is digested (validation).
+func openDataset(b *ir.Benchmark, benchDir string, paths Paths, digest bool) (*dataset, *Abort) {
 	name := b.Data.Path
 	path := filepath.Join(benchDir, filepath.FromSlash(name))
 	if filepath.IsAbs(filepath.FromSlash(name)) {
@@ -87,7 +89,14 @@ func openDataset(b *ir.Benchmark, benchDir string, paths Paths) (*dataset, *Abor
 		files.Close()
 		return notFound("data.path %v", perr)
 	}
-	return &dataset{b: b, path: path, dir: filepath.Dir(real), files: files, f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
+	d := &dataset{b: b, path: path, dir: filepath.Dir(real), files: files, f: f}
+	var r io.Reader = f
+	if digest {
+		d.digest = newDigester()
+		r = io.TeeReader(f, d.digest.jsonl)
+	}
+	d.r = bufio.NewReaderSize(r, 256<<10)
+	return d, nil
 }
 
 func unwrapPathError(err error) error {
@@ -204,7 +213,17 @@ func (d *dataset) resolveArtifact(value string, path []string) (string, *ResultE
 	if perr != nil { // the reason alone: a message quotes no value of a row
 		return "", problem(diag.ArtifactNotFound, path, "%s: the artifact %s", pathName(path), perr.Reason)
 	}
-	f.Close()
+	defer f.Close()
+	if d.digest != nil {
+		info, err := f.Stat()
+		if err != nil {
+			return "", problem(diag.ArtifactNotFound, path, "%s: the artifact cannot be read: %v", pathName(path), unwrapPathError(err))
+		}
+		d.digest.artifact(f, info)
+		if d.digest.err != nil {
+			return "", problem(diag.ArtifactNotFound, path, "%s: the artifact cannot be read: %v", pathName(path), unwrapPathError(d.digest.err))
+		}
+	}
 	return real, nil
 }
 

@@ -15,7 +15,8 @@ import (
 func TestWriteDocument(t *testing.T) {
 	b, root, answer := mixedRun(t, 30)
 	var c counter
-	rr, err := run(t, b, root, &c, answer, Options{Concurrency: 4, IRHash: "sha256:abc", Binding: "sys-1"})
+	sys := NewSystem(b.AISystem, "", "sys-1", "sha256:fp")
+	rr, err := run(t, b, root, &c, answer, Options{Concurrency: 4, IRHash: "sha256:abc", BenchmarkHash: "sha256:bench", System: &sys, Binding: "sys-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +36,8 @@ func TestWriteDocument(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"ai_system", "benchmark_score", "binding", "concurrency", "confidence_interval", "dimensions",
-		"finished_at", "ir_hash", "results", "started_at", "summary", "version"}
+	want := []string{"ai_system", "benchmark_hash", "benchmark_score", "binding", "concurrency", "confidence_interval", "dataset_digest", "dimensions",
+		"finished_at", "ir_hash", "results", "started_at", "summary", "system", "version"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("document keys %q, want %q", keys, want)
 	}

@@ -82,7 +82,10 @@ type Report struct {
 	BenchmarkScore float64             `json:"benchmark_score"`
 	Summary        Summary             `json:"summary"`
 	IRHash         string              `json:"ir_hash"`
+	BenchmarkHash  string              `json:"benchmark_hash,omitempty"` // beside A.14: ir.BenchmarkHash
+	DatasetDigest  string              `json:"dataset_digest,omitempty"` // beside A.14: see DigestVersion
 	AISystem       any                 `json:"ai_system"`
+	System         *System             `json:"system,omitempty"` // beside A.14: the AI-system as run
 	Binding        string              `json:"binding"`
 	StartedAt      string              `json:"started_at"`
 	FinishedAt     string              `json:"finished_at"`

@@ -18,14 +18,22 @@ import (
 
 // Options configure a run.
 type Options struct {
-	BenchmarkDir string         // the benchmark file's directory: data.path is relative to it
-	Paths        Paths          // where the dataset and its artifacts may be read from
-	IRHash       string         // recorded in the report
-	Binding      string         // the name of the adapter binding, recorded in the report
-	Concurrency  int            // workers; 0 means DefaultConcurrency
-	Limit        int            // run only the first Limit examples; 0 means all
-	Results      io.Writer      // receives one ExampleResult per line, in index order
-	Progress     func(Progress) // called after each example, from one goroutine
+	BenchmarkDir string // the benchmark file's directory: data.path is relative to it
+	Paths        Paths  // where the dataset and its artifacts may be read from
+	IRHash       string // recorded in the report
+	// BenchmarkHash (ir.BenchmarkHash) and System, the AI-system as bound, are recorded in
+	// the report as they are given.
+	BenchmarkHash string
+	System        *System
+	Binding       string // the name of the adapter binding, recorded in the report
+	// Validated is told what the validation pass found, before any AI-system is called:
+	// the examples to run and the dataset's digest. An error it returns ends the run with
+	// it (a resumed run whose dataset changed). Nil: nothing is told.
+	Validated   func(Validated) error
+	Concurrency int            // workers; 0 means DefaultConcurrency
+	Limit       int            // run only the first Limit examples; 0 means all
+	Results     io.Writer      // receives one ExampleResult per line, in index order
+	Progress    func(Progress) // called after each example, from one goroutine
 	// Prior returns the stored result of an example a previous, interrupted run already
 	// evaluated: it is reused, not evaluated again (resume). Nil: evaluate every example.
 	Prior func(index int) (ExampleResult, bool)
@@ -59,6 +67,13 @@ func stopped(stop <-chan struct{}) bool {
 // DefaultConcurrency is the number of workers when Options.Concurrency is 0.
 func DefaultConcurrency() int { return max(4, runtime.NumCPU()) }
 
+// Validated is what the validation pass found.
+type Validated struct {
+	Total  int    // the examples that will run (the limit applied)
+	Rows   int    // the dataset's examples
+	Digest string // the dataset digest (see DigestVersion)
+}
+
 // Progress is the state of a running evaluation.
 type Progress struct {
 	Done, Total int
@@ -80,10 +95,16 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
-	total, err := validateDataset(ctx, b, opts.BenchmarkDir, opts.Paths, opts.Limit)
+	v, err := validateDataset(ctx, b, opts.BenchmarkDir, opts.Paths, opts.Limit)
 	if err != nil {
 		return nil, err
 	}
+	if opts.Validated != nil {
+		if err := opts.Validated(v); err != nil {
+			return nil, err
+		}
+	}
+	total := v.Total
 	workers = min(workers, total)
 	adapters := make([]Adapter, 0, workers)
 	defer closeAdapters(&adapters)
@@ -103,7 +124,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
+	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
@@ -122,31 +143,40 @@ func closeAdapters(adapters *[]Adapter) {
 }
 
 // validateDataset is the first pass: every row of the (limited) dataset is read and checked
-// before any AI-system call.
+// before any AI-system call, and the dataset digested as it is read (DigestVersion): the
+// whole file and every artifact, whatever the limit.
 // With a limit, every row is still checked (a bad row anywhere aborts), and the first
 // limit are run.
-func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths, limit int) (int, error) {
-	d, a := openDataset(b, benchDir, paths)
+func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths, limit int) (Validated, error) {
+	d, a := openDataset(b, benchDir, paths, true)
 	if a != nil {
-		return 0, a
+		return Validated{}, a
 	}
 	defer d.Close()
 	n := 0
 	for d.next() != nil {
 		if n++; n%1024 == 0 && ctx.Err() != nil {
-			return 0, fmt.Errorf("run cancelled while checking the dataset: %w", context.Cause(ctx))
+			return Validated{}, fmt.Errorf("run cancelled while checking the dataset: %w", context.Cause(ctx))
 		}
 	}
 	if d.failed != nil {
-		return 0, d.failed
+		return Validated{}, d.failed
 	}
 	if n == 0 {
-		return 0, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
+		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
+	v := Validated{Total: n, Rows: n, Digest: d.digest.sum()}
 	if limit > 0 {
-		n = min(n, limit)
+		v.Total = min(n, limit)
 	}
-	return n, nil
+	return v, nil
+}
+
+// DatasetDigest validates the dataset of b as a run would and returns its digest,
+// without calling any AI-system: what a leaderboard of the benchmark as it now stands
+// selects runs by. A dataset a run would refuse is its *Abort.
+func DatasetDigest(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths) (Validated, error) {
+	return validateDataset(ctx, b, benchDir, paths, 0)
 }
 
 // totalWeight sums the weights, and says what to divide each weight by first so that the
@@ -173,6 +203,7 @@ type runner struct {
 	b       *ir.Benchmark
 	opts    Options
 	total   int
+	digest  string  // the dataset's, from the validation pass
 	weights float64 // the sum of the weights, each divided by scale
 	scale   float64 // 1, unless the weights' plain sum overflows (totalWeight)
 	started time.Time
@@ -198,7 +229,7 @@ type outcome struct {
 // memory stays flat however large the dataset. Dispatch is where Options.Stop acts: the
 // workers finish what they took and the writer writes it all, in order.
 func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
-	d, a := openDataset(r.b, r.opts.BenchmarkDir, r.opts.Paths)
+	d, a := openDataset(r.b, r.opts.BenchmarkDir, r.opts.Paths, false)
 	if a != nil {
 		return a
 	}
@@ -426,17 +457,20 @@ func leaf(v any, path []string) any {
 // report assembles the run's report.
 func (r *runner) report(finished time.Time, workers int) *Report {
 	rep := &Report{
-		Usage:       r.usage,
-		Version:     ResultVersion,
-		Summary:     r.summary,
-		IRHash:      r.opts.IRHash,
-		AISystem:    r.b.AISystem,
-		Binding:     r.opts.Binding,
-		StartedAt:   r.started.UTC().Format(time.RFC3339Nano),
-		FinishedAt:  finished.UTC().Format(time.RFC3339Nano),
-		Confidence:  confidence(r.q),
-		Concurrency: workers,
-		Limit:       r.opts.Limit,
+		Usage:         r.usage,
+		Version:       ResultVersion,
+		Summary:       r.summary,
+		IRHash:        r.opts.IRHash,
+		BenchmarkHash: r.opts.BenchmarkHash,
+		DatasetDigest: r.digest,
+		AISystem:      r.b.AISystem,
+		System:        r.opts.System,
+		Binding:       r.opts.Binding,
+		StartedAt:     r.started.UTC().Format(time.RFC3339Nano),
+		FinishedAt:    finished.UTC().Format(time.RFC3339Nano),
+		Confidence:    confidence(r.q),
+		Concurrency:   workers,
+		Limit:         r.opts.Limit,
 	}
 	if n := r.summary.Examples; n > 0 {
 		rep.BenchmarkScore = r.sum / float64(n)

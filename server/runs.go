@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -135,6 +136,19 @@ func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
 	return nil, err // the runtime file's answer (fileError, invalid_runtime), or the server's failure
 }
 
+// wireSystem is the AI-system as run, as the API sends it.
+func wireSystem(s *engine.System) *api.System {
+	if s == nil {
+		return nil
+	}
+	def, err := json.Marshal(s.Definition)
+	if err != nil {
+		def = []byte("null")
+	}
+	return &api.System{Label: s.Label, Definition: def, PromptSHA256: s.PromptSHA256, Binding: s.Binding,
+		BindingFingerprint: s.BindingFingerprint, Hash: s.Hash}
+}
+
 // enqueueFailed is the answer to a run the manager did not queue.
 func enqueueFailed(err error) error {
 	if errors.Is(err, store.ErrTransition) {
@@ -151,6 +165,7 @@ func enqueueFailed(err error) error {
 func (s *Server) view(run store.Run) api.Run {
 	run = s.settled(run)
 	v := api.Run{ID: run.ID, Benchmark: run.Benchmark, IR: run.IR, IRHash: run.IRHash, AISystem: run.AISystem,
+		BenchmarkHash: run.BenchmarkHash, DatasetDigest: run.DatasetDigest, System: wireSystem(run.System),
 		Binding: run.Binding, Options: api.Options(run.Options), Status: string(run.Status),
 		CreatedAt: run.CreatedAt, StartedAt: run.StartedAt, FinishedAt: run.FinishedAt, Total: run.Total,
 		Done: run.Done, Summary: (*api.Summary)(run.Summary), Report: run.Report, Error: wireError(inWorkspace(run.Error, s.dir))}

@@ -47,12 +47,28 @@ var migrations = []string{
 	ALTER TABLE runs ADD COLUMN owner_host TEXT;
 	ALTER TABLE runs ADD COLUMN owner_token TEXT;
 	ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;`,
+	// 3: identities (benchmark, dataset, AI-system as run: see identity.go), and each
+	// example's latency, for leaderboards across systems. Runs stored before have their
+	// benchmark hash from their IR (backfills) and no dataset digest ("dataset not
+	// recorded").
+	`ALTER TABLE runs ADD COLUMN benchmark_hash TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN dataset_digest TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN system TEXT;
+	ALTER TABLE runs ADD COLUMN system_hash TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN system_label TEXT NOT NULL DEFAULT '';
+	ALTER TABLE results ADD COLUMN latency_ms REAL;
+	CREATE INDEX runs_by_benchmark_hash ON runs (benchmark_hash, dataset_digest, status, id);
+	CREATE INDEX runs_by_system ON runs (system_hash, id);`,
 }
+
+// backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the
+// same transaction, right after migration v.
+var backfills = map[int]func(*sql.Tx) error{3: backfillIdentities}
 
 // migrate brings db up to len(migs), in order, in one immediate transaction: two processes
 // opening the same new database cannot both apply a migration. It refuses a database newer
 // than the code.
-func migrate(db *sql.DB, migs []string) error {
+func migrate(db *sql.DB, migs []string, fills map[int]func(*sql.Tx) error) error {
 	tx, err := db.Begin()
 	if err != nil {
 		return err
@@ -78,6 +94,11 @@ func migrate(db *sql.DB, migs []string) error {
 	for i := v; i < len(migs); i++ {
 		if _, err := tx.Exec(migs[i]); err != nil {
 			return fmt.Errorf("schema migration %d: %w", i+1, err)
+		}
+		if fill := fills[i+1]; fill != nil {
+			if err := fill(tx); err != nil {
+				return fmt.Errorf("schema migration %d: %w", i+1, err)
+			}
 		}
 		if _, err := tx.Exec(`INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`, i+1, now); err != nil {
 			return err

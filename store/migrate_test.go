@@ -71,7 +71,7 @@ func TestReopenMigratesNothing(t *testing.T) {
 	}
 	// Run the migrations again by hand: still nothing to do (migration 1 is not idempotent
 	// by itself, CREATE TABLE would fail).
-	if err := migrate(s2.w, migrations); err != nil {
+	if err := migrate(s2.w, migrations, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -84,7 +84,7 @@ func TestUpgradeFromOlderVersion(t *testing.T) {
 	}
 	defer db.Close()
 	// A database made by a benchy that knew only the first migration, holding a run.
-	if err := migrate(db, migrations[:1]); err != nil {
+	if err := migrate(db, migrations[:1], nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at)
@@ -96,7 +96,7 @@ func TestUpgradeFromOlderVersion(t *testing.T) {
 		`ALTER TABLE runs ADD COLUMN note TEXT; UPDATE runs SET note = 'migrated'`,
 		`CREATE TABLE tags (run_id TEXT NOT NULL REFERENCES runs (id), tag TEXT NOT NULL)`)
 	for range 2 {
-		if err := migrate(db, newer); err != nil {
+		if err := migrate(db, newer, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,7 +108,7 @@ func TestUpgradeFromOlderVersion(t *testing.T) {
 		t.Errorf("note %q, %v: the upgrade did not run in order over the existing data", note, err)
 	}
 	// An older benchy refuses the newer database instead of misreading it.
-	if err := migrate(db, migrations[:1]); err == nil || !strings.Contains(err.Error(), "newer") {
+	if err := migrate(db, migrations[:1], nil); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("an older schema list accepted a newer database: %v", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	}
 	defer db.Close()
 	bad := []string{`CREATE TABLE a (x)`, `CREATE TABLE b (x); CREATE TABLE oops (`}
-	if err := migrate(db, bad); err == nil || !strings.Contains(err.Error(), "migration 2") {
+	if err := migrate(db, bad, nil); err == nil || !strings.Contains(err.Error(), "migration 2") {
 		t.Fatalf("want an error naming migration 2, got %v", err)
 	}
 	var n int

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
 )
 
 // Status is where a run stands.
@@ -57,26 +58,36 @@ type RunSpec struct {
 	AISystem  any // stored as JSON: the IR's ai_system, or its JSON bytes
 	Binding   string
 	Options   Options
+	// BenchmarkHash is ir.BenchmarkHash of IR; System the AI-system as bound (nil: the
+	// definition alone, as runs stored before migration 3 have it).
+	BenchmarkHash string
+	System        *engine.System
 }
 
 // Run is a stored run. JSON-shaped fields hold the stored bytes.
 type Run struct {
-	ID         string           `json:"id"`
-	Benchmark  string           `json:"benchmark"`
-	IR         json.RawMessage  `json:"ir,omitempty"` // left out by ListRuns
-	IRHash     string           `json:"ir_hash"`
-	AISystem   json.RawMessage  `json:"ai_system"`
-	Binding    string           `json:"binding"`
-	Options    Options          `json:"options"`
-	Status     Status           `json:"status"`
-	CreatedAt  time.Time        `json:"created_at"`
-	StartedAt  *time.Time       `json:"started_at"`
-	FinishedAt *time.Time       `json:"finished_at"`
-	Total      int              `json:"total"`
-	Done       int              `json:"done"`
-	Summary    *engine.Summary  `json:"summary"`
-	Report     json.RawMessage  `json:"report,omitempty"` // the final engine.Report
-	Error      *diag.Diagnostic `json:"error"`            // why it was aborted: the engine's diagnostic (File empty for a setup failure)
+	ID        string          `json:"id"`
+	Benchmark string          `json:"benchmark"`
+	IR        json.RawMessage `json:"ir,omitempty"` // left out by ListRuns
+	IRHash    string          `json:"ir_hash"`
+	// BenchmarkHash, DatasetDigest and System are the run's identities (identity.go):
+	// DatasetDigest is "" until its validation pass, and for runs stored before they were
+	// recorded ("dataset not recorded").
+	BenchmarkHash string           `json:"benchmark_hash"`
+	DatasetDigest string           `json:"dataset_digest"`
+	System        *engine.System   `json:"system"`
+	AISystem      json.RawMessage  `json:"ai_system"`
+	Binding       string           `json:"binding"`
+	Options       Options          `json:"options"`
+	Status        Status           `json:"status"`
+	CreatedAt     time.Time        `json:"created_at"`
+	StartedAt     *time.Time       `json:"started_at"`
+	FinishedAt    *time.Time       `json:"finished_at"`
+	Total         int              `json:"total"`
+	Done          int              `json:"done"`
+	Summary       *engine.Summary  `json:"summary"`
+	Report        json.RawMessage  `json:"report,omitempty"` // the final engine.Report
+	Error         *diag.Diagnostic `json:"error"`            // why it was aborted: the engine's diagnostic (File empty for a setup failure)
 }
 
 // CreateRun records a new run, queued.
@@ -89,16 +100,32 @@ func (s *Store) CreateRun(spec RunSpec) (Run, error) {
 		return Run{}, errors.New("the IR is not JSON")
 	}
 	opts, _ := json.Marshal(spec.Options)
+	bh := spec.BenchmarkHash
+	if bh == "" {
+		bh, _ = ir.BenchmarkHash(spec.IR) // an IR without ai_system (a test's) is in no leaderboard
+	}
+	system := spec.System
+	if system == nil {
+		var def ir.AISystem
+		json.Unmarshal(sys, &def) // a definition that is not one has an empty label
+		ns := engine.NewSystem(def, "", spec.Binding, "")
+		system = &ns
+	}
+	sysBody, err := json.Marshal(system)
+	if err != nil {
+		return Run{}, fmt.Errorf("system: %w", err)
+	}
 	now := s.now()
 	r := Run{
-		ID: newID(now), Benchmark: spec.Benchmark, IR: spec.IR, IRHash: spec.IRHash, AISystem: sys,
-		Binding: spec.Binding, Options: spec.Options, Status: Queued, CreatedAt: now.UTC().Round(0),
+		ID: newID(now), Benchmark: spec.Benchmark, IR: spec.IR, IRHash: spec.IRHash, BenchmarkHash: bh, System: system,
+		AISystem: sys, Binding: spec.Binding, Options: spec.Options, Status: Queued, CreatedAt: now.UTC().Round(0),
 	}
 	s.own()
 	_, err = s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at,
-		owner_pid, owner_host, owner_token, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		benchmark_hash, system, system_hash, system_label,
+		owner_pid, owner_host, owner_token, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		append([]any{r.ID, r.Benchmark, string(r.IR), r.IRHash, string(sys), r.Binding, string(opts), string(Queued),
-			now.UTC().Format(timeFormat)}, s.claimArgs()...)...)
+			now.UTC().Format(timeFormat), bh, string(sysBody), system.Hash, system.Label}, s.claimArgs()...)...)
 	if err != nil {
 		return Run{}, err
 	}
@@ -130,6 +157,9 @@ func (s *Store) Finish(id string, rep *engine.Report) error {
 		return err
 	}
 	sum, _ := json.Marshal(rep.Summary)
+	if rep.DatasetDigest != "" {
+		return s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?, dataset_digest = ?", s.timestamp(), string(sum), string(body), rep.DatasetDigest)
+	}
 	return s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?", s.timestamp(), string(sum), string(body))
 }
 
@@ -209,8 +239,11 @@ func (s *Store) Peek(id string) (Run, error) {
 
 // Filter selects runs; empty fields match everything.
 type Filter struct {
-	Benchmark string
-	IRHash    string
+	Benchmark     string
+	IRHash        string
+	BenchmarkHash string
+	DatasetDigest string
+	Status        Status
 }
 
 // ListRuns returns up to limit runs matching f, newest first, without their IR.
@@ -224,9 +257,13 @@ func (s *Store) ListRuns(f Filter, limit int) ([]Run, error) {
 		q += ` AND benchmark = ?`
 		args = append(args, f.Benchmark)
 	}
-	if f.IRHash != "" {
-		q += ` AND ir_hash = ?`
-		args = append(args, f.IRHash)
+	for _, c := range []struct{ column, value string }{
+		{"ir_hash", f.IRHash}, {"benchmark_hash", f.BenchmarkHash}, {"dataset_digest", f.DatasetDigest}, {"status", string(f.Status)},
+	} {
+		if c.value != "" {
+			q += ` AND ` + c.column + ` = ?`
+			args = append(args, c.value)
+		}
 	}
 	q += ` ORDER BY id DESC LIMIT ?`
 	rows, err := s.r.Query(q, append(args, limit)...)
@@ -246,14 +283,14 @@ func (s *Store) ListRuns(f Filter, limit int) ([]Run, error) {
 }
 
 const runColumns = `id, benchmark, ir_hash, ai_system, binding, options, status, created_at, started_at,
-	finished_at, total, done, summary, report, error`
+	finished_at, total, done, summary, report, error, benchmark_hash, dataset_digest, system`
 
 // scanRun reads runColumns, then extra columns, into r.
 func scanRun(row interface{ Scan(...any) error }, r *Run, extra ...any) error {
 	var sys, opts, status, created string
-	var started, finished, sum, rep, rerr sql.NullString
+	var started, finished, sum, rep, rerr, system sql.NullString
 	dest := []any{&r.ID, &r.Benchmark, &r.IRHash, &sys, &r.Binding, &opts, &status, &created, &started,
-		&finished, &r.Total, &r.Done, &sum, &rep, &rerr}
+		&finished, &r.Total, &r.Done, &sum, &rep, &rerr, &r.BenchmarkHash, &r.DatasetDigest, &system}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return err
 	}
@@ -270,6 +307,7 @@ func scanRun(row interface{ Scan(...any) error }, r *Run, extra ...any) error {
 		json.Unmarshal([]byte(opts), &r.Options),
 		unmarshalNull(sum, &r.Summary),
 		unmarshalNull(rerr, &r.Error),
+		unmarshalNull(system, &r.System),
 	)
 }
 

@@ -66,7 +66,7 @@ func Open(path string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	if err := migrate(w, migrations); err != nil {
+	if err := migrate(w, migrations, backfills); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}

@@ -48,6 +48,7 @@ type row struct {
 	status       string
 	score        any // nil or float64
 	contribution float64
+	latency      any // nil or the model call's milliseconds
 	result       string
 }
 
@@ -69,6 +70,9 @@ func (w *Writer) Add(res engine.ExampleResult) error {
 		result: string(bytes.TrimSuffix(w.buf.Bytes(), []byte{'\n'}))}
 	if res.Score != nil {
 		r.score = *res.Score
+	}
+	if res.Usage != nil {
+		r.latency = res.Usage.LatencyMS
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -148,12 +152,12 @@ const insertChunk = 100
 // insertSQL returns an INSERT of n rows.
 func insertSQL(n int) string {
 	var b strings.Builder
-	b.WriteString("INSERT INTO results (run_id, idx, status, score, contribution, result) VALUES ")
+	b.WriteString("INSERT INTO results (run_id, idx, status, score, contribution, latency_ms, result) VALUES ")
 	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?, ?, ?, ?)")
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
 	}
 	b.WriteString(" ON CONFLICT DO NOTHING")
 	return b.String()
@@ -174,7 +178,7 @@ func (s *Store) insert(runID string, rows []row) error {
 		n := min(len(rows), insertChunk)
 		args = args[:0]
 		for _, r := range rows[:n] {
-			args = append(args, runID, r.idx, r.status, r.score, r.contribution, r.result)
+			args = append(args, runID, r.idx, r.status, r.score, r.contribution, r.latency, r.result)
 		}
 		var res sql.Result
 		if n == insertChunk {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -79,6 +80,21 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 	totalKnown := false
 	eopts := engine.Options{
 		BenchmarkDir: p.BenchmarkDir, Paths: p.Paths, IRHash: p.IRHash, Binding: p.Binding,
+		BenchmarkHash: p.BenchmarkHash, System: &p.System,
+		Validated: func(v engine.Validated) error {
+			if rec.Store == nil {
+				return nil
+			}
+			err := rec.Store.SetDataset(rec.ID, v.Digest)
+			if errors.Is(err, store.ErrDatasetChanged) {
+				return &engine.Abort{Diagnostic: diag.Diagnostic{Phase: engine.PhaseData, Code: diag.DatasetChanged, Path: []string{"data", "path"},
+					Message: err.Error() + "; its results so far are of the old one: start a new run", Line: 1, Column: 1}}
+			}
+			if err != nil && obs.Warn != nil {
+				obs.Warn(err) // the digest is in the report still
+			}
+			return nil
+		},
 		Concurrency: opts.Concurrency, Limit: opts.Limit, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,
 		Progress: func(pr engine.Progress) {
 			if !totalKnown && rec.Store != nil {

@@ -51,20 +51,23 @@ type Setup struct {
 // Plan is a benchmark ready to run: checked, hashed and bound. Execute runs it; a store
 // records it under Spec.
 type Plan struct {
-	IR           *ir.Benchmark
-	Canonical    []byte // the IR's canonical JSON, stored with the run
-	IRHash       string
-	Factory      engine.Factory
-	Binding      string       // the name it binds through, recorded in the report
-	RuntimeFile  string       // the runtime file's name, as Setup.Runtime gave it
-	BenchmarkDir string       // Setup.Dir
-	Paths        engine.Paths // Setup.Paths
+	IR            *ir.Benchmark
+	Canonical     []byte // the IR's canonical JSON, stored with the run
+	IRHash        string
+	BenchmarkHash string        // ir.BenchmarkHash: the same for every AI-system
+	System        engine.System // the AI-system as bound
+	Factory       engine.Factory
+	Binding       string       // the name it binds through, recorded in the report
+	RuntimeFile   string       // the runtime file's name, as Setup.Runtime gave it
+	BenchmarkDir  string       // Setup.Dir
+	Paths         engine.Paths // Setup.Paths
 }
 
 // Spec is what the store records of a run of the plan: benchmark is its workspace path.
 func (p *Plan) Spec(benchmark string, opts store.Options) store.RunSpec {
+	sys := p.System
 	return store.RunSpec{Benchmark: benchmark, IR: p.Canonical, IRHash: p.IRHash, AISystem: p.IR.AISystem,
-		Binding: p.Binding, Options: opts}
+		Binding: p.Binding, Options: opts, BenchmarkHash: p.BenchmarkHash, System: &sys}
 }
 
 // NotIR is a benchmark given as IR JSON that is not a valid Benchy IR. Its text is one line
@@ -115,6 +118,11 @@ func Prepare(src Source, setup Setup) (*Plan, error) {
 		}
 		p.IR, p.Canonical, p.IRHash = b, canonical, ir.Hash(canonical)
 	}
+	bh, err := ir.BenchmarkHash(p.Canonical)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	p.BenchmarkHash = bh
 	rt, name, err := setup.Runtime()
 	if err != nil {
 		return nil, err
@@ -128,13 +136,14 @@ func Prepare(src Source, setup Setup) (*Plan, error) {
 	}
 	p.Paths.Private = append(p.Paths.Private[:len(p.Paths.Private):len(p.Paths.Private)], name) // the runtime file, whatever its name
 	var mb *engine.MissingBinding
-	p.Factory, p.Binding, err = rt.FactoryIn(p.IR, setup.Dir, p.Paths, setup.Log)
+	bound, err := rt.Bind(p.IR, setup.Dir, p.Paths, setup.Log)
 	switch {
 	case errors.As(err, &mb):
 		return nil, missing(name, mb.Reason)
 	case err != nil:
 		return nil, &Unusable{err}
 	}
+	p.Factory, p.Binding, p.System = bound.Factory, bound.Name, bound.System(p.IR)
 	return p, nil
 }
 

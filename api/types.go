@@ -18,16 +18,20 @@ type Benchmark struct {
 	Domain      string          `json:"domain,omitempty"`
 	Language    json.RawMessage `json:"language,omitempty"` // "es" or {"source", "target"}
 	IRHash      string          `json:"ir_hash,omitempty"`
-	LastScore   *float64        `json:"last_score,omitempty"` // of its newest completed run
-	LastRun     string          `json:"last_run,omitempty"`   // that run's id
+	// BenchmarkHash is the same for files that differ only in their AI-system: the systems
+	// of one leaderboard.
+	BenchmarkHash string   `json:"benchmark_hash,omitempty"`
+	LastScore     *float64 `json:"last_score,omitempty"` // of its newest completed run
+	LastRun       string   `json:"last_run,omitempty"`   // that run's id
 }
 
 // Compiled is POST /api/compile: the IR (null when the benchmark has problems), its hash
 // and the diagnostics, the same compiler and output as the CLI.
 type Compiled struct {
-	IR          json.RawMessage `json:"ir"`
-	IRHash      string          `json:"ir_hash"`
-	Diagnostics []Diagnostic    `json:"diagnostics"`
+	IR            json.RawMessage `json:"ir"`
+	IRHash        string          `json:"ir_hash"`
+	BenchmarkHash string          `json:"benchmark_hash,omitempty"` // the IR's without its AI-system
+	Diagnostics   []Diagnostic    `json:"diagnostics"`
 }
 
 // BenchmarkFile is GET and PUT /api/benchmarks/{path}: the YAML, and what it compiles to.

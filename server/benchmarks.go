@@ -103,7 +103,7 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 
 // listed records in the listing the compile of the benchmark at p, as of version.
 func (s *Server) listed(p string, version fs.FileInfo, res api.Compiled, b *ir.Benchmark) api.Benchmark {
-	info := api.Benchmark{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash}
+	info := api.Benchmark{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash, BenchmarkHash: res.BenchmarkHash}
 	if b != nil {
 		info.Task, info.Domain = b.Benchmark.Task, b.Benchmark.Domain
 		if lang, err := json.Marshal(b.Benchmark.Language); err == nil {

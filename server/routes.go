@@ -78,7 +78,11 @@ func compileYAML(src []byte) (api.Compiled, *ir.Benchmark, error) {
 	if err != nil {
 		return api.Compiled{}, nil, fmt.Errorf("the IR of a valid benchmark does not serialise: %w", err)
 	}
-	return api.Compiled{IR: canonical, IRHash: ir.Hash(canonical), Diagnostics: []api.Diagnostic{}}, b, nil
+	bh, err := ir.BenchmarkHash(canonical)
+	if err != nil {
+		return api.Compiled{}, nil, err
+	}
+	return api.Compiled{IR: canonical, IRHash: ir.Hash(canonical), BenchmarkHash: bh, Diagnostics: []api.Diagnostic{}}, b, nil
 }
 
 // wireDiagnostics are diagnostics as the API sends them (an empty list, not null).

@@ -14,12 +14,13 @@ import (
 // hex SHA-256 of this text, in this order (DigestVersion 1):
 //
 //	benchy-dataset-digest 1\n
-//	jsonl <hex SHA-256 of the JSONL file's bytes, every byte as stored>\n
 //	artifact <hex SHA-256 of the artifact's bytes>\n      one line per artifact reference
+//	jsonl <hex SHA-256 of the JSONL file's bytes, every byte as stored>\n
 //
 // The artifact lines follow the references in the order the validation pass meets them:
 // row by row, input before expected, fields in the order the program declares them, list
-// items in order. A file named twice has two lines. The artifacts' paths are in the JSONL
+// items in order. A file named twice has two lines. The jsonl line comes last: the file's
+// sum is known only once its last byte was read (TestDatasetDigestPinned holds the order). The artifacts' paths are in the JSONL
 // bytes already, relative to the dataset file, so moving the workspace changes nothing, and
 // one changed byte of the dataset or of any artifact changes the digest.
 const DigestVersion = 1

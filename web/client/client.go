@@ -89,7 +89,10 @@ func (c *Client) Bindings(ctx context.Context, benchmark string) (api.Bindings, 
 type RunsQuery struct {
 	Benchmark string // the workspace path of the runs' benchmark
 	IRHash    string // the IR hash of the runs
-	Limit     int    // at most this many, the newest first
+	// BenchmarkHash asks for the runs of one benchmark whatever their system; a server
+	// that does not filter by it lists every run, so a caller checks each run's hash too.
+	BenchmarkHash string
+	Limit         int // at most this many, the newest first
 }
 
 func (q RunsQuery) values() url.Values {
@@ -99,6 +102,9 @@ func (q RunsQuery) values() url.Values {
 	}
 	if q.IRHash != "" {
 		v.Set("ir_hash", q.IRHash)
+	}
+	if q.BenchmarkHash != "" {
+		v.Set("benchmark_hash", q.BenchmarkHash)
 	}
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
@@ -116,7 +122,8 @@ func (c *Client) Run(ctx context.Context, id string) (api.Run, error) {
 	return get[api.Run](ctx, api.RunPath(id))
 }
 
-// StartRun queues a run.
+// StartRun queues a run of the benchmark's own AI-system, or with req.Systems one run per
+// system (their ids in Started.IDs, in the order of req.Systems).
 func (c *Client) StartRun(ctx context.Context, req api.StartRun) (api.Started, error) {
 	var out api.Started
 	err := call(ctx, "POST", api.RunsPath, req, &out)
@@ -181,4 +188,54 @@ func (c *Client) Export(ctx context.Context, id, format string) ([]byte, string,
 // Compare compares run b with run a.
 func (c *Client) Compare(ctx context.Context, a, b string) (api.Comparison, error) {
 	return get[api.Comparison](ctx, api.ComparePath(a, b))
+}
+
+// BoardQuery names a leaderboard: a workspace benchmark file (its newest dataset unless
+// DatasetDigest says which), or a benchmark hash and dataset digest.
+type BoardQuery struct {
+	Benchmark     string // the workspace path of a benchmark file
+	BenchmarkHash string // instead of Benchmark
+	DatasetDigest string // "" for the newest dataset the benchmark's runs took
+}
+
+func (q BoardQuery) values() url.Values {
+	v := url.Values{}
+	for _, kv := range [][2]string{{"benchmark", q.Benchmark}, {"benchmark_hash", q.BenchmarkHash}, {"dataset_digest", q.DatasetDigest}} {
+		if kv[1] != "" {
+			v.Set(kv[0], kv[1])
+		}
+	}
+	return v
+}
+
+// Leaderboard reads the leaderboard q names.
+func (c *Client) Leaderboard(ctx context.Context, q BoardQuery) (api.Leaderboard, error) {
+	return get[api.Leaderboard](ctx, api.LeaderboardFor(q.values()))
+}
+
+// GridQuery selects a page of a leaderboard's examples.
+type GridQuery struct {
+	Board  BoardQuery
+	Filter string // api.FilterDisagree, api.FilterAllWrong, or "" for every example
+	Status string // only examples some system answered with this status; "" for all
+	After  int    // a page's Next; FirstPage for the first
+	Limit  int    // at most this many examples; 0 for the server's default
+}
+
+// Grid reads a page of a leaderboard's examples, each system's prediction side by side.
+func (c *Client) Grid(ctx context.Context, q GridQuery) (api.Grid, error) {
+	v := q.Board.values()
+	if q.Filter != "" {
+		v.Set("filter", q.Filter)
+	}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	if q.After != FirstPage {
+		v.Set("after", strconv.Itoa(q.After))
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	return get[api.Grid](ctx, api.GridFor(v))
 }

@@ -3,7 +3,6 @@ package compiler
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -53,20 +52,6 @@ func yamlOf(b *ir.Benchmark) []byte {
 	if b.Data.Format != ir.FormatJSONL {
 		data.Pairs = append(data.Pairs, yamlnode.Entry("format", yamlnode.Str(b.Data.Format)))
 	}
-	s := b.AISystem
-	sys := yamlnode.Mapping(yamlnode.Entry("type", yamlnode.Str(s.Type)))
-	for _, kv := range [][2]string{{"id", s.ID}, {"provider", s.Provider}, {"model", s.Model}, {"prompt", s.Prompt}} {
-		if kv[1] != "" {
-			sys.Pairs = append(sys.Pairs, yamlnode.Entry(kv[0], yamlnode.Str(kv[1])))
-		}
-	}
-	if len(s.Parameters) > 0 {
-		params := yamlnode.Mapping()
-		for _, k := range slices.Sorted(maps.Keys(s.Parameters)) {
-			params.Pairs = append(params.Pairs, yamlnode.Entry(k, scalarNode(s.Parameters[k])))
-		}
-		sys.Pairs = append(sys.Pairs, yamlnode.Entry("parameters", params))
-	}
 	return Write(yamlnode.Mapping(
 		yamlnode.Entry("version", yamlnode.Str(b.Version)),
 		yamlnode.Entry("ontology_version", yamlnode.Str(b.OntologyVersion)),
@@ -81,7 +66,7 @@ func yamlOf(b *ir.Benchmark) []byte {
 			yamlnode.Entry("weights", weightsNode(b.Scoring.Dimensions)),
 			yamlnode.Entry("aggregator", yamlnode.Str(aggregator)))),
 		yamlnode.Entry("data", data),
-		yamlnode.Entry("ai-system", sys),
+		yamlnode.Entry("ai-system", systemNode(b.AISystem)),
 	))
 }
 

@@ -47,14 +47,45 @@ type Flip struct {
 
 // Comparer accumulates pairs of results of the same examples, in index order.
 type Comparer struct {
+	paired
+	sumA, sumB float64
+	dims       []dimCount
+	improved   int
+	regressed  int
+	flips      []Flip
+}
+
+// paired sums the paired differences of a comparison for its interval.
+type paired struct {
 	n           int
-	sumA, sumB  float64
 	diffs       []float64 // kept for the bootstrap while the run is small
 	sumD, sumD2 float64
-	dims        []dimCount
-	improved    int
-	regressed   int
-	flips       []Flip
+}
+
+func (p *paired) add(d float64) {
+	p.n++
+	p.sumD += d
+	p.sumD2 += d * d
+	if p.n <= bootstrapLimit {
+		p.diffs = append(p.diffs, d)
+	} else {
+		p.diffs = nil
+	}
+}
+
+// Paired is the mean paired difference b minus a over the examples' contributions (a[i]
+// and b[i] are example i's), with its interval: what a Comparer of the same results
+// gives, for a caller that holds the contributions alone (a leaderboard). a and b have
+// the same length.
+func Paired(a, b []float64) (float64, engine.Interval) {
+	var p paired
+	for i := range a {
+		p.add(b[i] - a[i])
+	}
+	if p.n == 0 {
+		return 0, engine.Interval{Level: 0.95, Method: "none"}
+	}
+	return p.sumD / float64(p.n), p.interval()
 }
 
 type dimCount struct {
@@ -67,17 +98,10 @@ func (c *Comparer) Add(a, b engine.ExampleResult) error {
 	if a.Index != b.Index || a.Index != c.n {
 		return fmt.Errorf("compare: results out of step: %d and %d at position %d", a.Index, b.Index, c.n)
 	}
-	c.n++
 	c.sumA += a.Contribution
 	c.sumB += b.Contribution
 	d := b.Contribution - a.Contribution
-	c.sumD += d
-	c.sumD2 += d * d
-	if c.n <= bootstrapLimit {
-		c.diffs = append(c.diffs, d)
-	} else {
-		c.diffs = nil
-	}
+	c.add(d)
 	switch {
 	case d > 0:
 		c.improved++
@@ -157,20 +181,20 @@ const (
 // interval is a 95% confidence interval for the mean paired difference: a percentile
 // bootstrap over examples (resampling pairs, so what the two runs share cancels) with a
 // fixed seed up to 20,000 examples, the normal approximation beyond.
-func (c *Comparer) interval() engine.Interval {
-	n := float64(c.n)
-	mean := c.sumD / n
-	if c.diffs == nil {
-		variance := (c.sumD2 - n*mean*mean) / (n - 1)
+func (p *paired) interval() engine.Interval {
+	n := float64(p.n)
+	mean := p.sumD / n
+	if p.diffs == nil {
+		variance := (p.sumD2 - n*mean*mean) / (n - 1)
 		half := 1.96 * math.Sqrt(math.Max(variance, 0)/n)
 		return engine.Interval{Level: 0.95, Low: mean - half, High: mean + half, Method: "paired-normal"}
 	}
-	rng := rand.New(rand.NewPCG(0x636f6d70, uint64(c.n)))
+	rng := rand.New(rand.NewPCG(0x636f6d70, uint64(p.n)))
 	means := make([]float64, bootstrapSamples)
 	for i := range means {
 		sum := 0.0
-		for range c.n {
-			sum += c.diffs[rng.IntN(c.n)]
+		for range p.n {
+			sum += p.diffs[rng.IntN(p.n)]
 		}
 		means[i] = sum / n
 	}

@@ -1,0 +1,251 @@
+package leaderboard
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compare"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// maxRuns bounds the completed runs of one benchmark a board looks through.
+const maxRuns = 100_000
+
+// Build is the leaderboard of benchmark benchmarkHash on dataset digest (the newest
+// completed run's dataset when digest is ""), through Default.
+func Build(st *store.Store, benchmarkHash, digest string) (api.Leaderboard, error) {
+	b, err := Default.board(st, benchmarkHash, digest)
+	return b.Leaderboard, err
+}
+
+// Build is the leaderboard of benchmark benchmarkHash on dataset digest (the newest
+// completed run's dataset when digest is "").
+func (c *Cache) Build(st *store.Store, benchmarkHash, digest string) (api.Leaderboard, error) {
+	b, err := c.board(st, benchmarkHash, digest)
+	return b.Leaderboard, err
+}
+
+// board is a leaderboard with the outcomes of its entries' runs, in its order.
+type board struct {
+	api.Leaderboard
+	runs     []store.Run
+	outcomes []*outcomes
+}
+
+// entry is a candidate: a completed full run, its report and what it read.
+type entry struct {
+	run store.Run
+	rep api.Report
+	api.LeaderboardEntry
+}
+
+func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, error) {
+	b := board{Leaderboard: api.Leaderboard{BenchmarkHash: benchmarkHash, DatasetDigest: digest,
+		Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}}}
+	runs, err := st.ListRuns(store.Filter{BenchmarkHash: benchmarkHash, Status: store.Completed}, maxRuns)
+	if err != nil || benchmarkHash == "" {
+		return b, err
+	}
+	b.Datasets, b.Unrecorded = datasets(runs)
+	if digest == "" && len(b.Datasets) > 0 {
+		b.DatasetDigest = b.Datasets[0].Digest
+	}
+	latest := map[string]*entry{} // by system hash
+	var order []string
+	for _, r := range runs {
+		if r.DatasetDigest == "" || r.DatasetDigest != b.DatasetDigest {
+			continue
+		}
+		var rep api.Report
+		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil || !full(r, rep) {
+			continue
+		}
+		sys := systemHash(r)
+		if e, ok := latest[sys]; ok && !newer(r, e.run) {
+			continue
+		} else if !ok {
+			order = append(order, sys)
+		}
+		latest[sys] = &entry{run: r, rep: rep}
+	}
+	entries := make([]*entry, 0, len(order))
+	for _, sys := range order {
+		entries = append(entries, latest[sys])
+	}
+	for _, e := range entries {
+		e.fill(sys(e.run))
+	}
+	labelUniquely(entries)
+	slices.SortFunc(entries, func(x, y *entry) int {
+		return cmp.Or(cmp.Compare(y.Score, x.Score), strings.Compare(x.System, y.System), strings.Compare(x.SystemHash, y.SystemHash))
+	})
+	// Each run's outcomes: read the ones not cached, two at a time (the store's reader
+	// pool runs them side by side; SQLite's scan is the cost).
+	b.outcomes = make([]*outcomes, len(entries))
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, e := range entries {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			b.outcomes[i], errs[i] = c.outcomes(st, e.run)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return b, err
+		}
+	}
+	for i, e := range entries {
+		switch {
+		case i == 0:
+			e.Rank = 1
+		case e.Score == entries[i-1].Score:
+			e.Rank = entries[i-1].Rank
+		default:
+			e.Rank = i + 1
+		}
+		e.LatencyP50MS, e.LatencyP95MS = b.outcomes[i].p50, b.outcomes[i].p95
+		if i > 0 {
+			c.versusLeader(e, entries[0], b.outcomes[i], b.outcomes[0])
+		}
+		b.Entries = append(b.Entries, e.LeaderboardEntry)
+		b.runs = append(b.runs, e.run)
+	}
+	if len(entries) > 0 {
+		for _, d := range entries[0].rep.Dimensions {
+			b.Dimensions = append(b.Dimensions, d.Path)
+		}
+	}
+	return b, nil
+}
+
+// full says run r took the whole dataset: no --limit, or one above what it evaluated.
+func full(r store.Run, rep api.Report) bool {
+	return r.Options.Limit == 0 || r.Options.Limit > rep.Summary.Examples
+}
+
+// newer says run r finished after run s (the later id, of two finished together).
+func newer(r, s store.Run) bool {
+	switch {
+	case r.FinishedAt == nil || s.FinishedAt == nil:
+		return r.ID > s.ID
+	case !r.FinishedAt.Equal(*s.FinishedAt):
+		return r.FinishedAt.After(*s.FinishedAt)
+	}
+	return r.ID > s.ID
+}
+
+// systemHash is the identity a board has one row per; a run without a recorded system
+// (none since migration 3 backfilled them) is its own.
+func systemHash(r store.Run) string {
+	if r.System != nil && r.System.Hash != "" {
+		return r.System.Hash
+	}
+	return "run:" + r.ID
+}
+
+func sys(r store.Run) (label, hash string) {
+	if r.System != nil {
+		label, hash = r.System.Label, r.System.Hash
+	}
+	if label == "" {
+		label = "(unnamed)"
+	}
+	return label, hash
+}
+
+// fill sets what the entry takes from its run and report.
+func (e *entry) fill(label, hash string) {
+	r, rep := e.run, e.rep
+	e.LeaderboardEntry = api.LeaderboardEntry{System: label, SystemHash: hash, Run: r.ID, Benchmark: r.Benchmark,
+		Score: *rep.BenchmarkScore, Examples: rep.Summary.Examples, Valid: rep.Summary.Valid,
+		InvalidOutputs: rep.Summary.InvalidOutputs, ExecutionErrors: rep.Summary.ExecutionErrors,
+		Dimensions: make([]*float64, len(rep.Dimensions)), Usage: rep.Usage, FinishedAt: r.FinishedAt}
+	if rep.Confidence != nil {
+		e.Interval = *rep.Confidence
+	}
+	for i, d := range rep.Dimensions {
+		e.Dimensions[i] = d.Accuracy
+	}
+}
+
+// labelUniquely tells apart systems that share a label (one model with two prompts, say)
+// by the start of their hash.
+func labelUniquely(entries []*entry) {
+	count := map[string]int{}
+	for _, e := range entries {
+		count[e.System]++
+	}
+	for _, e := range entries {
+		if count[e.System] > 1 {
+			e.System += " #" + short(e.SystemHash, 6)
+		}
+	}
+}
+
+// short is hash's first n hex digits, without its "sha256:".
+func short(hash string, n int) string {
+	hex := strings.TrimPrefix(hash, "sha256:")
+	return hex[:min(n, len(hex))]
+}
+
+// versusLeader sets e's paired difference to the leader's run, when the two runs pair
+// example by example (each holds the results its report counts, indexed 0..n-1).
+func (c *Cache) versusLeader(e, leader *entry, o, lo *outcomes) {
+	e.DeltaVsLeader = e.Score - leader.Score
+	if !o.inStep || !lo.inStep || len(o.contribution) != e.Examples || len(lo.contribution) != leader.Examples || e.Examples != leader.Examples {
+		return
+	}
+	k := [2]runKey{keyOf(leader.run), keyOf(e.run)}
+	d, ok := c.delta(k)
+	if !ok {
+		d.mean, d.interval = compare.Paired(lo.contribution, o.contribution)
+		c.putDelta(k, d)
+	}
+	iv := api.Interval(d.interval)
+	e.DeltaVsLeader, e.DeltaInterval = d.mean, &iv
+	e.Significant = iv.Low > 0 || iv.High < 0
+}
+
+// datasets lists the digests runs took, newest first (runs come newest first), with
+// their number of systems, and counts the runs without one.
+func datasets(runs []store.Run) ([]api.LeaderboardDataset, int) {
+	out := []api.LeaderboardDataset{}
+	systems := map[string]map[string]bool{}
+	unrecorded := 0
+	for _, r := range runs {
+		d := r.DatasetDigest
+		if d == "" {
+			unrecorded++
+			continue
+		}
+		if systems[d] == nil {
+			systems[d] = map[string]bool{}
+			out = append(out, api.LeaderboardDataset{Digest: d})
+		}
+		systems[d][systemHash(r)] = true
+	}
+	for i := range out {
+		out[i].Systems = len(systems[out[i].Digest])
+	}
+	return out, unrecorded
+}
+
+// names is a board's benchmark and dataset, briefly: the text form's last line.
+func names(b api.Leaderboard) string {
+	d := "none"
+	if b.DatasetDigest != "" {
+		d = "sha256:" + short(b.DatasetDigest, 12)
+	}
+	return fmt.Sprintf("benchmark sha256:%s  dataset %s", short(b.BenchmarkHash, 12), d)
+}

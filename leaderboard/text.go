@@ -1,0 +1,64 @@
+package leaderboard
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/benchy-eval/benchy/api"
+)
+
+// maxLabel is the widest system label the table shows, so that a row fits 100 columns
+// with a million examples in its counts.
+const maxLabel = 24
+
+// WriteText writes board as a table of 100 columns at most: rank, system, score and its
+// interval, the difference to the leader (* when its interval excludes 0), examples and
+// the valid/invalid/error counts; then a line naming the benchmark and the dataset by the
+// start of their hashes, and what other datasets and unrecorded runs there are.
+func WriteText(w io.Writer, board api.Leaderboard) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if len(board.Entries) == 0 {
+		fmt.Fprintln(tw, "no completed full run of this benchmark on this dataset yet")
+	} else {
+		fmt.Fprintln(tw, "RANK\tSYSTEM\tSCORE\t95% INTERVAL\tVS LEADER\tEXAMPLES\tVALID/INV/ERR")
+	}
+	significant := false
+	for i, e := range board.Entries {
+		vs := "-"
+		if i > 0 {
+			vs = fmt.Sprintf("%+.4f", e.DeltaVsLeader)
+			if e.Significant {
+				vs += "*"
+				significant = true
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.4f\t[%.4f, %.4f]\t%s\t%d\t%d/%d/%d\n", e.Rank, clip(e.System, maxLabel), e.Score,
+			e.Interval.Low, e.Interval.High, vs, e.Examples, e.Valid, e.InvalidOutputs, e.ExecutionErrors)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, names(board))
+	if significant {
+		fmt.Fprintln(w, "* the difference to the leader's run is significant (its 95% interval excludes 0)")
+	}
+	if n := len(board.Datasets); n > 1 || (n == 1 && board.Datasets[0].Digest != board.DatasetDigest) {
+		fmt.Fprintf(w, "%d datasets in all were taken by this benchmark's runs; pick one with --dataset\n", n)
+	}
+	if board.Unrecorded > 0 {
+		_, err := fmt.Fprintf(w, "%d completed runs are on no board: dataset not recorded (stored by an older benchy)\n", board.Unrecorded)
+		return err
+	}
+	return nil
+}
+
+// clip shortens s to n characters, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -210,7 +210,8 @@ func (r *Runtime) binding(id string) *binding {
 	return r.bindings[id]
 }
 
-// missing explains an unbound external id, suggesting a near name.
+// missing explains an unbound external id, suggesting a near name and listing the bound
+// ones, as missingProvider does for providers (benchy run --system ID names one by hand).
 func (r *Runtime) missing(id string) error {
 	if r == nil {
 		return engine.NoBinding("no runtime file was given to bind the external AI-system %q", id)
@@ -221,13 +222,13 @@ func (r *Runtime) missing(id string) error {
 	}
 	names := r.Names()
 	msg := fmt.Sprintf("%s has no binding for the external AI-system %q", file, id)
-	switch s := suggest.Closest(id, names); {
-	case s != "":
+	if s := suggest.Closest(id, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	case len(names) == 0:
-		msg += " (it binds nothing)"
-	default:
-		msg += fmt.Sprintf(" (it binds %s)", strings.Join(names, ", "))
+	}
+	if len(names) == 0 {
+		msg += "; it binds nothing"
+	} else {
+		msg += "; it binds " + strings.Join(names, ", ")
 	}
 	return engine.NoBinding("%s", msg)
 }

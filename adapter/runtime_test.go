@@ -87,7 +87,7 @@ func TestFactoryMissingBinding(t *testing.T) {
 		want []string
 	}{
 		{"an unbound external id", rt, ir.AISystem{Type: ir.SystemExternal, ID: "invoice-extractor-v8"},
-			[]string{`"invoice-extractor-v8"`, path, `did you mean "invoice-extractor-v7"?`}},
+			[]string{`"invoice-extractor-v8"`, path, `did you mean "invoice-extractor-v7"?`, "it binds invoice-extractor-v7, sentiment-api"}},
 		{"an unbound id with no near name", rt, ir.AISystem{Type: ir.SystemExternal, ID: "zzz"},
 			[]string{`"zzz"`, path, "invoice-extractor-v7, sentiment-api"}},
 		{"a model whose provider the file does not define", rt, ir.AISystem{Type: ir.SystemModel, Provider: "openai", Model: "gpt-x"},

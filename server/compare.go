@@ -9,65 +9,31 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compare"
-	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
 
-// compareRuns answers GET /api/runs/compare?a=ID&b=ID: two completed runs of the same IR
-// side by side — the score delta with a paired interval, per-dimension deltas and the
-// examples that changed (b minus a). A comparison reads every result of both runs (10 s of
-// CPU for two runs of a million examples), and completed runs never change: the answer is
-// kept (compareCache).
+// compareRuns answers GET /api/runs/compare?a=ID&b=ID: two comparable completed runs
+// (compare.Comparable: one benchmark hash and dataset digest, whatever their systems) side
+// by side — the score delta with a paired interval, per-dimension deltas and the examples
+// that changed (b minus a). A comparison reads every result of both runs (10 s of CPU for
+// two runs of a million examples), and completed runs never change: the answer is kept
+// (compareCache).
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) error {
 	idA, idB := r.URL.Query().Get("a"), r.URL.Query().Get("b")
 	if idA == "" || idB == "" {
 		return refuse(http.StatusBadRequest, api.BadRequest, "name the two runs: ?a=ID&b=ID")
 	}
-	var runs [2]store.Run
-	for i, id := range []string{idA, idB} {
-		run, err := s.st.GetRun(id)
-		if errors.Is(err, store.ErrNotFound) {
-			return refuse(http.StatusNotFound, api.NotFound, "no run %s", id)
-		}
-		if err != nil {
-			return storeError(err)
-		}
-		if run.Status != store.Completed {
-			return refuse(http.StatusConflict, api.NotCompleted, "run %s is %s; only completed runs are compared", id, run.Status)
-		}
-		runs[i] = run
-	}
-	if runs[0].IRHash != runs[1].IRHash {
-		return refuse(http.StatusConflict, api.DifferentBenchmarks, "the runs are of different benchmarks (IR hashes differ); only runs of the same IR are compared")
+	runs, err := compare.Load(s.st, idA, idB)
+	if err != nil {
+		return compareError(err)
 	}
 	key := compareKey(runs)
 	if body, ok := s.cmps.get(key); ok {
 		return writeJSON(w, http.StatusOK, body)
 	}
-	nextA, stopA := iterPull(s.st, idA)
-	defer stopA()
-	nextB, stopB := iterPull(s.st, idB)
-	defer stopB()
-	var c compare.Comparer
-	for {
-		a, errA, okA := nextA()
-		b, errB, okB := nextB()
-		if err := errors.Join(errA, errB); err != nil {
-			return storeError(err)
-		}
-		if okA != okB {
-			return refuse(http.StatusConflict, api.DifferentLengths, "the runs hold different numbers of examples (one used --limit?)")
-		}
-		if !okA {
-			break
-		}
-		if err := c.Add(a, b); err != nil {
-			return refuse(http.StatusConflict, api.OutOfStep, "%s", err.Error()) // compare's own sentence
-		}
-	}
-	cmp, err := wireComparison(idA, idB, c.Result())
+	cmp, err := compare.Read(s.st, runs)
 	if err != nil {
-		return internalError(err)
+		return compareError(err)
 	}
 	body, err := json.Marshal(cmp)
 	if err != nil {
@@ -77,29 +43,22 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, json.RawMessage(body))
 }
 
-// wireComparison is run b compared with run a as the API sends it.
+// compareError is the answer to a comparison that failed: 404 for an unknown run, 409 for
+// runs that are not comparable (compare's own sentence).
+func compareError(err error) error {
+	var no *compare.Refusal
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return refuse(http.StatusNotFound, api.NotFound, "%s", err.Error())
+	case errors.As(err, &no):
+		return refuse(http.StatusConflict, no.Code, "%s", no.Message)
+	}
+	return storeError(err)
+}
+
+// wireComparison is run b compared with run a as the API sends it (compare.Wire).
 func wireComparison(a, b string, c compare.Comparison) (api.Comparison, error) {
-	out := api.Comparison{A: a, B: b, Examples: c.Examples, ScoreA: c.ScoreA, ScoreB: c.ScoreB, Delta: c.Delta,
-		Interval: api.Interval(c.Interval), Improved: c.Improved, Regressed: c.Regressed}
-	if c.Dimensions != nil {
-		out.Dimensions = make([]api.CompareDimension, len(c.Dimensions))
-	}
-	if c.Flips != nil {
-		out.Flips = make([]api.Flip, len(c.Flips))
-	}
-	for i, d := range c.Dimensions {
-		out.Dimensions[i] = api.CompareDimension(d)
-	}
-	for i, f := range c.Flips {
-		pa, errA := json.Marshal(f.PredictionA)
-		pb, errB := json.Marshal(f.PredictionB)
-		if err := errors.Join(errA, errB); err != nil {
-			return api.Comparison{}, err
-		}
-		out.Flips[i] = api.Flip{Index: f.Index, StatusA: string(f.StatusA), StatusB: string(f.StatusB), QA: f.QA, QB: f.QB,
-			PredictionA: pa, PredictionB: pb}
-	}
-	return out, nil
+	return compare.Wire(a, b, c)
 }
 
 // compareCache keeps the answers of the latest comparisons, at most maxCompares of them
@@ -154,10 +113,4 @@ func (c *compareCache) put(key string, body json.RawMessage) {
 	}
 	c.keys = append(c.keys, key)
 	c.saved[key] = body
-}
-
-// iterPull reads a run's stored results one at a time.
-func iterPull(st *store.Store, id string) (func() (engine.ExampleResult, error, bool), func()) {
-	next, stop := pull2(st.Stored(id))
-	return next, stop
 }

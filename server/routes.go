@@ -32,6 +32,8 @@ func (s *Server) routes() {
 		"GET /api/runs":                 s.listRuns,
 		"PUT /api/files/{path...}":      s.putFile,
 		"GET /api/runs/compare":         s.compareRuns,
+		"GET /api/leaderboard":          s.leaderboard,
+		"GET /api/leaderboard/examples": s.grid,
 		"GET /api/runs/{id}":            s.getRun,
 		"GET /api/runs/{id}/results":    s.runResults,
 		"GET /api/runs/{id}/events":     s.runEvents,

@@ -20,6 +20,47 @@ func TestCanCompare(t *testing.T) {
 		canCompare(a, &api.Run{ID: "b", IRHash: "other", Total: 10}) || canCompare(a, &api.Run{ID: "b", IRHash: "h", Total: 5}) {
 		t.Error("canCompare")
 	}
+	// Runs of one benchmark and dataset compare whatever their systems (and IR hashes); a
+	// changed dataset, another benchmark or an unrecorded dataset do not.
+	langdetect := &api.Run{ID: "a", IRHash: "ir1", BenchmarkHash: "bh", DatasetDigest: "d1", Total: 56}
+	for _, c := range []struct {
+		b    *api.Run
+		want bool
+	}{
+		{&api.Run{ID: "b", IRHash: "ir2", BenchmarkHash: "bh", DatasetDigest: "d1", Total: 56}, true},
+		{&api.Run{ID: "b", IRHash: "ir2", BenchmarkHash: "bh", DatasetDigest: "d2", Total: 56}, false},
+		{&api.Run{ID: "b", IRHash: "ir1", BenchmarkHash: "other", DatasetDigest: "d1", Total: 56}, false},
+		{&api.Run{ID: "b", IRHash: "ir2", BenchmarkHash: "bh", DatasetDigest: "d1", Total: 10}, false},
+	} {
+		if got := canCompare(langdetect, c.b); got != c.want {
+			t.Errorf("canCompare(%+v, %+v) = %v, want %v", langdetect, c.b, got, c.want)
+		}
+	}
+	if canCompare(&api.Run{ID: "a", BenchmarkHash: "bh", Total: 5}, &api.Run{ID: "b", BenchmarkHash: "bh", Total: 5}) {
+		t.Error("two runs without a recorded dataset are comparable")
+	}
+}
+
+// TestRefusalSentence: a refusal of two runs reads as a sentence naming what differs.
+func TestRefusalSentence(t *testing.T) {
+	a := &api.Run{BenchmarkHash: "sha256:aaaaaaaaaaaaaaaa", DatasetDigest: "sha256:1111111111112222"}
+	b := &api.Run{BenchmarkHash: "sha256:bbbbbbbbbbbbbbbb", DatasetDigest: "sha256:3333333333334444"}
+	old := &api.Run{BenchmarkHash: "sha256:aaaaaaaaaaaaaaaa"}
+	for _, c := range []struct {
+		code string
+		a, b *api.Run
+		want string
+	}{
+		{"different_datasets", a, b, "These runs took different datasets: the dataset changed between them (A 111111111111, B 333333333333)."},
+		{"different_datasets", nil, b, "These runs took different datasets: the dataset changed between them."},
+		{"different_datasets", a, old, "These runs cannot be compared: the dataset of one was not recorded (it ran before Benchy recorded datasets), so whether they took the same exam is unknown (A 111111111111, B not recorded)."},
+		{"different_benchmarks", a, b, "These runs are of different benchmarks: their program, scoring or classification differ (A aaaaaaaaaaaa, B bbbbbbbbbbbb)."},
+		{"not_found", a, b, ""},
+	} {
+		if got := refusalSentence(c.code, c.a, c.b); got != c.want {
+			t.Errorf("refusalSentence(%s) = %q, want %q", c.code, got, c.want)
+		}
+	}
 }
 
 // TestDecodeComparison: a comparison as the server sends it.

@@ -21,6 +21,7 @@ type Page struct {
 
 	cmp     ui.Load[api.Comparison]  // keyed by "A B"
 	runA    ui.Load[api.Run]         // keyed by A
+	runB    ui.Load[api.Run]         // keyed by B: its identities, when the server refuses the pair
 	cands   ui.Load[[]api.Run]       // completed runs to choose from, keyed by their query
 	benches ui.Load[[]api.Benchmark] // to choose a benchmark from, without A
 
@@ -47,6 +48,9 @@ func (p *Page) OnNav(ctx app.Context) {
 	} else if a == "" || b == "" {
 		p.cmp.Reset()
 	}
+	if b != "" && !p.runB.Has(b) {
+		ui.Fetch(ctx, &p.runB, b, func(c context.Context) (api.Run, error) { return client.Default.Run(c, b) }, nil)
+	}
 	switch {
 	case a != "":
 		if !p.runA.Has(a) {
@@ -72,13 +76,19 @@ func (p *Page) loadComparison(ctx app.Context) {
 	}, nil)
 }
 
-// loadRunA reads run A, then the completed runs of its IR to choose B from.
+// loadRunA reads run A, then the completed runs of its benchmark, whatever their
+// AI-system, to choose B from.
 func (p *Page) loadRunA(ctx app.Context) {
 	a := p.a
 	ui.Fetch(ctx, &p.runA, a, func(c context.Context) (api.Run, error) {
 		return client.Default.Run(c, a)
 	}, func(ctx app.Context) {
-		if p.runA.Err == nil {
+		if p.runA.Err != nil {
+			return
+		}
+		if h := p.runA.Value.BenchmarkHash; h != "" {
+			p.loadCands(ctx, client.RunsQuery{BenchmarkHash: h})
+		} else {
 			p.loadCands(ctx, client.RunsQuery{IRHash: p.runA.Value.IRHash})
 		}
 	})
@@ -90,7 +100,7 @@ const candsLimit = 1000
 // loadCands lists the completed runs q selects, unless they are shown already.
 func (p *Page) loadCands(ctx app.Context, q client.RunsQuery) {
 	q.Limit = candsLimit
-	key := q.Benchmark + "\n" + q.IRHash
+	key := q.Benchmark + "\n" + q.IRHash + "\n" + q.BenchmarkHash
 	if p.cands.Has(key) {
 		return
 	}
@@ -99,7 +109,8 @@ func (p *Page) loadCands(ctx app.Context, q client.RunsQuery) {
 		rs, err := client.Default.Runs(c, q)
 		var done []api.Run
 		for _, r := range rs.Runs {
-			if r.Status == api.Completed {
+			// a server that does not filter by benchmark hash lists every run
+			if r.Status == api.Completed && (q.BenchmarkHash == "" || r.BenchmarkHash == q.BenchmarkHash) {
 				done = append(done, r)
 			}
 		}
@@ -129,10 +140,21 @@ func (p *Page) cand(id string) *api.Run {
 	return nil
 }
 
-// canCompare reports whether run b can be compared with run a: the server compares runs
-// of the same IR with as many examples. An unknown a allows any b.
+// canCompare reports whether run b can be compared with run a: the server compares runs of
+// one benchmark (benchmark hash) that took one recorded dataset, with as many examples,
+// whatever their AI-systems. Runs from before Benchy recorded those are compared by IR
+// hash, as they were. An unknown a allows any b.
 func canCompare(a, b *api.Run) bool {
-	return a == nil || b != nil && a.ID != b.ID && a.IRHash == b.IRHash && a.Total == b.Total
+	if a == nil {
+		return true
+	}
+	if b == nil || a.ID == b.ID || a.Total != b.Total {
+		return false
+	}
+	if a.BenchmarkHash == "" || b.BenchmarkHash == "" {
+		return a.IRHash == b.IRHash
+	}
+	return a.BenchmarkHash == b.BenchmarkHash && a.DatasetDigest != "" && a.DatasetDigest == b.DatasetDigest
 }
 
 func (p *Page) onBench(ctx app.Context, e app.Event) {

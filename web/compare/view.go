@@ -87,7 +87,7 @@ func (p *Page) renderPick() app.UI {
 			return app.Button().ID("compare-swap").Text("Swap A and B").OnClick(p.onSwap)
 		}),
 		app.Span().Class("sep"),
-		app.Span().Class("muted").Text("B lists the completed runs of A's benchmark IR with as many examples"),
+		app.Span().Class("muted").Text("B lists the completed runs of A's benchmark and dataset with as many examples, of any AI-system"),
 	)
 }
 
@@ -130,11 +130,7 @@ func (p *Page) renderResult() app.UI {
 	case p.a == "" || p.b == "":
 		return app.P().ID("compare-empty").Class("muted").Text("Choose two completed runs of the same benchmark to compare them.")
 	case p.cmp.Err != nil:
-		err := p.cmp.Err
-		return app.Div().ID("compare-error").Class("notice error").Body(
-			app.If(ui.ErrCode(err) != "", func() app.UI { return app.Code().Text(ui.ErrCode(err) + ": ") }),
-			app.Text(ui.ErrText(err)),
-		)
+		return p.renderRefusal(p.cmp.Err)
 	case p.cmp.Busy || !p.cmp.OK:
 		return app.P().Class("muted").Text("Comparing the runs, example by example…")
 	}
@@ -170,8 +166,8 @@ func (p *Page) renderCards(c *api.Comparison) app.UI {
 		deltaClass += " ok"
 	}
 	return app.Div().Class("cards compare-cards").Body(
-		runCard(c.A, "a", c.ScoreA, "A"),
-		runCard(c.B, "b", c.ScoreB, "B"),
+		runCard(c.A, "a", c.ScoreA, "A"+p.systemOf(c.A)),
+		runCard(c.B, "b", c.ScoreB, "B"+p.systemOf(c.B)),
 		app.Div().Class("card delta-card").Body(
 			app.Div().Class("muted").Text("B − A"),
 			app.Div().ID("compare-delta").Class(deltaClass).DataSet("value", strconv.FormatFloat(c.Delta, 'g', -1, 64)).Text(ui.Signed(c.Delta)),
@@ -270,4 +266,66 @@ func (p *Page) renderFlips(c *api.Comparison) app.UI {
 			return app.Button().ID("flips-more").Text("Show " + ui.Int(min(flipsStep, len(c.Flips)-n)) + " more").OnClick(p.onMore)
 		}),
 	)
+}
+
+// systemOf is " · label" of run id's AI-system when the page has the run, for the cards.
+func (p *Page) systemOf(id string) string {
+	for _, l := range []*ui.Load[api.Run]{&p.runA, &p.runB} {
+		if l.Has(id) && l.Value.System != nil && l.Value.System.Label != "" {
+			return " · " + l.Value.System.Label
+		}
+	}
+	return ""
+}
+
+// renderRefusal says why the server did not compare the runs: for two runs of different
+// datasets or benchmarks a sentence with the two values, then the server's own words.
+func (p *Page) renderRefusal(err error) app.UI {
+	code := ui.ErrCode(err)
+	var a, b *api.Run
+	if p.runA.Has(p.a) {
+		a = &p.runA.Value
+	}
+	if p.runB.Has(p.b) {
+		b = &p.runB.Value
+	}
+	body := []app.UI{}
+	if s := refusalSentence(code, a, b); s != "" {
+		body = append(body, app.P().ID("compare-why").Style("margin", "0 0 4px").Body(app.Strong().Text(s)))
+	}
+	body = append(body, app.Div().Body(
+		app.If(code != "", func() app.UI { return app.Code().Text(code + ": ") }),
+		app.Text(ui.ErrText(err)),
+	))
+	return app.Div().ID("compare-error").Class("notice error").DataSet("code", code).Body(body...)
+}
+
+// refusalSentence is the plain sentence for a refusal of code, naming the two runs' short
+// digests or hashes when the page has the runs; "" for other refusals.
+func refusalSentence(code string, a, b *api.Run) string {
+	pair := func(get func(r *api.Run) string) string {
+		if a == nil || b == nil {
+			return ""
+		}
+		short := func(r *api.Run) string {
+			if v := get(r); v != "" {
+				return ui.ShortHash(v)
+			}
+			return "not recorded"
+		}
+		return " (A " + short(a) + ", B " + short(b) + ")"
+	}
+	switch code {
+	case string(api.DifferentDatasets):
+		if a != nil && b != nil && (a.DatasetDigest == "" || b.DatasetDigest == "") {
+			return "These runs cannot be compared: the dataset of one was not recorded (it ran before Benchy recorded datasets), so whether they took the same exam is unknown" +
+				pair(func(r *api.Run) string { return r.DatasetDigest }) + "."
+		}
+		return "These runs took different datasets: the dataset changed between them" + pair(func(r *api.Run) string { return r.DatasetDigest }) + "."
+	case string(api.DifferentBenchmarks):
+		return "These runs are of different benchmarks: their program, scoring or classification differ" + pair(func(r *api.Run) string { return r.BenchmarkHash }) + "."
+	case string(api.DifferentLengths):
+		return "These runs evaluated different numbers of examples: run both on the whole dataset, or with the same limit."
+	}
+	return ""
 }

@@ -1,0 +1,144 @@
+package leaderboard
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/live"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+func (p *Page) Render() app.UI {
+	body := []app.UI{app.Style().Text(boardCSS), app.H1().Text("Leaderboard")}
+	if p.bench == "" {
+		body = append(body, p.renderList())
+	} else {
+		body = append(body, p.renderBoard())
+	}
+	return ui.Shell("/leaderboard", app.Div().ID("leaderboard-page").DataSet("ready", ui.ReadyFlag(p.ready())).Body(body...))
+}
+
+// renderBoard is the shown benchmark's board, or why there is none.
+func (p *Page) renderBoard() app.UI {
+	b := &p.board.Value
+	var main app.UI
+	switch {
+	case p.board.Err != nil && !p.board.OK:
+		main = app.Div().ID("board-error").Class("notice error").Body(
+			app.If(ui.ErrCode(p.board.Err) != "", func() app.UI { return app.Code().Text(ui.ErrCode(p.board.Err) + ": ") }),
+			app.Text(ui.ErrText(p.board.Err)),
+		)
+	case !p.board.OK:
+		main = app.P().Class("muted").Text("Reading the leaderboard…")
+	case len(b.Entries) == 0:
+		main = p.renderEmpty(b)
+	default:
+		main = app.Div().Body(p.renderRanking(b), renderHeatmap(b))
+	}
+	return app.Div().Body(
+		p.renderHead(),
+		app.If(len(p.launched) > 0, func() app.UI {
+			return app.Section().ID("board-launch").Class("panel").Style("margin-bottom", "12px").Body(
+				app.H2().Text("Runs started from this board"),
+				live.Cards("launch-cards", p.launched, nil),
+			)
+		}),
+		main,
+	)
+}
+
+// renderHead names the benchmark and the dataset of the board, and links its other pages.
+func (p *Page) renderHead() app.UI {
+	b := &p.board.Value
+	meta := []app.UI{}
+	if p.board.OK {
+		meta = append(meta,
+			app.Span().Body(app.Text("benchmark "), app.Code().ID("board-benchmark-hash").Title(b.BenchmarkHash).Text(ui.ShortHash(b.BenchmarkHash))),
+		)
+		if b.DatasetDigest != "" {
+			meta = append(meta, app.Span().Body(app.Text("dataset "), app.Code().ID("board-dataset").Title(b.DatasetDigest).Text(ui.ShortHash(b.DatasetDigest))))
+		}
+		if len(b.Datasets) > 1 {
+			opts := make([]app.UI, 0, len(b.Datasets))
+			for _, d := range b.Datasets {
+				opts = append(opts, app.Option().Value(d.Digest).Selected(d.Digest == b.DatasetDigest).
+					Text(ui.ShortHash(d.Digest)+" · "+ui.Plural(d.Systems, "system")))
+			}
+			meta = append(meta, app.Label().For("dataset").Text("other datasets this benchmark took"),
+				app.Select().ID("dataset").Title("The runs of another version of the dataset").Body(opts...).OnChange(p.onDataset))
+		}
+	}
+	links := app.Span().Class("row").Body(
+		app.A().ID("board-grid-link").Class("button").Href(ui.GridURL(p.bench, p.dataset, "", "")).
+			Title("Each example with every system's prediction side by side").Text("Examples side by side"),
+		app.A().ID("board-runs-link").Class("button").Href(ui.RunsURL(p.bench, "")).Text("Runs"),
+		app.Button().ID("board-refresh").Text("Refresh").OnClick(p.onRefresh),
+	)
+	head := []app.UI{
+		app.Div().Class("toolbar").Body(app.H2().Class("mono").Text(p.bench), app.Span().Class("sep"), links),
+		app.Div().Class("row muted small board-meta").Body(meta...),
+	}
+	if p.board.OK && b.Unrecorded > 0 {
+		head = append(head, app.P().ID("unrecorded").Class("muted small").Text(
+			ui.Plural(b.Unrecorded, "run")+" from before Benchy recorded datasets "+map[bool]string{true: "is", false: "are"}[b.Unrecorded == 1]+
+				" not shown: which exam they took is unknown, so they cannot be ranked with these."))
+	}
+	return app.Section().ID("board-head").Class("panel").Style("margin-bottom", "12px").Body(head...)
+}
+
+// renderList lists the workspace's benchmarks, the files of one benchmark together: each
+// file links its leaderboard, which is the same for all of them.
+func (p *Page) renderList() app.UI {
+	switch {
+	case p.benches.Err != nil:
+		return app.Div().Class("notice error").Text(ui.ErrText(p.benches.Err))
+	case !p.benches.OK:
+		return app.P().Class("muted").Text("Loading the workspace's benchmarks…")
+	case len(p.benches.Value) == 0:
+		return app.Div().Class("notice").Body(app.Text("No benchmarks in this workspace yet. "), app.A().Href("/").Text("Write one in the editor"), app.Text("."))
+	}
+	var order []string
+	groups := map[string][]api.Benchmark{}
+	for _, b := range p.benches.Value {
+		key := b.BenchmarkHash
+		if key == "" {
+			key = "file:" + b.Path // invalid, or a server without the hash: alone
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], b)
+	}
+	rows := make([]app.UI, 0, len(order))
+	for _, key := range order {
+		files := groups[key]
+		first := files[0]
+		links := make([]app.UI, 0, len(files)*2)
+		for i, f := range files {
+			if i > 0 {
+				links = append(links, app.Text(" · "))
+			}
+			links = append(links, app.A().Class("mono board-link").Href(ui.LeaderboardURL(f.Path, "")).Text(f.Path))
+		}
+		task := first.Task
+		if !first.Valid {
+			task = "invalid: " + ui.Plural(first.Diagnostics, "problem")
+		}
+		rows = append(rows, app.Tr().Class("board-row").DataSet("files", len(files)).Body(
+			app.Td().Body(links...),
+			app.Td().Class("muted").Text(task),
+			app.Td().Class("mono").Text(strconv.Itoa(len(files))),
+			app.Td().Class("mono").Title(first.BenchmarkHash).Text(ui.ShortHash(first.BenchmarkHash)),
+		))
+	}
+	return app.Section().ID("board-list").Class("panel").Body(
+		app.P().Class("muted").Text("A leaderboard ranks every AI-system's latest completed run of one benchmark on one dataset. "+
+			"Files that differ only in their ai-system: are one benchmark, and share one leaderboard."),
+		app.Table().Class("data").Body(
+			app.THead().Body(app.Tr().Body(app.Th().Text("Benchmark files"), app.Th().Text("Task"), app.Th().Text("Files"), app.Th().Text("Benchmark hash"))),
+			app.TBody().Body(rows...),
+		),
+	)
+}

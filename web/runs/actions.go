@@ -1,7 +1,7 @@
 package runs
 
 import (
-	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,13 +28,18 @@ func (p *Page) onRetry(ctx app.Context, e app.Event) {
 	}
 }
 
-// onStart asks the server to run the shown benchmark, then follows the new run.
+// onStart asks the server to run the shown benchmark against the picked AI-systems, then
+// follows the new runs: one in full, several side by side.
 func (p *Page) onStart(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	if p.starting || p.path == "" {
+	choices := p.picked()
+	if p.starting || p.path == "" || len(choices) == 0 {
 		return
 	}
 	req := api.StartRun{Benchmark: p.path} // a zero limit or concurrency is the server's default
+	if !onlyOwn(choices) {
+		req.Systems = choices
+	}
 	var err error
 	if req.Limit, err = positive(p.limit, "the limit"); err != nil {
 		p.runErr = err
@@ -56,7 +61,11 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 				return
 			}
 			p.loadRuns(ctx)
-			ctx.Navigate(ui.RunsURL(path, out.ID))
+			ids := out.IDs
+			if len(ids) == 0 {
+				ids = []string{out.ID}
+			}
+			ctx.Navigate(ui.RunsBatchURL(path, ids))
 		})
 	})
 }
@@ -75,13 +84,13 @@ func positive(s, what string) (int, error) {
 	return n, nil
 }
 
-// onAction cancels or resumes the followed run.
+// onAction cancels or resumes the followed run (shown alone).
 func (p *Page) onAction(action string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		id := p.live.id
-		if id == "" {
+		if len(p.followed) != 1 {
 			return
 		}
+		id := p.followed[0].ID
 		p.runErr = nil
 		ctx.Async(func() {
 			var err error
@@ -95,9 +104,9 @@ func (p *Page) onAction(action string) app.EventHandler {
 					p.runErr = err
 					return
 				}
-				if p.live.id == id && action == "resume" {
-					p.attach(ctx, id) // a resumed run streams anew; a cancelled one ends its stream
-					p.live.run.Status = api.Queued
+				if len(p.followed) == 1 && p.followed[0].ID == id && action == "resume" {
+					p.follow(ctx, []string{id}) // a resumed run streams anew; a cancelled one ends its stream
+					p.followed[0].Record.Status = api.Queued
 				}
 				p.loadRuns(ctx)
 			})
@@ -111,7 +120,7 @@ func (p *Page) onRow(ctx app.Context, e app.Event) {
 	case "A", "INPUT", "LABEL":
 		return
 	}
-	if id := ctx.JSSrc().Get("dataset").Get("id").String(); id != "" && id != p.live.id {
+	if id := ctx.JSSrc().Get("dataset").Get("id").String(); id != "" && !slices.Equal(p.followedIDs(), []string{id}) {
 		ctx.Navigate(ui.RunsURL(p.path, id))
 	}
 }
@@ -155,9 +164,4 @@ func (p *Page) onCompare(ctx app.Context, e app.Event) {
 	if h := p.compareHref(); h != "" {
 		ctx.Navigate(h)
 	}
-}
-
-// cancelable is a context for work the page stops when it leaves or follows another run.
-func cancelable(ctx app.Context) (context.Context, context.CancelFunc) {
-	return context.WithCancel(ctx)
 }

@@ -2,12 +2,14 @@ package runs
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/live"
 	"github.com/benchy-eval/benchy/web/ui"
 )
 
@@ -30,7 +32,11 @@ type Page struct {
 	runs  ui.Load[[]api.Run] // the benchmark's, keyed by its path
 	picks []string
 
-	live liveRun // the run being followed
+	systems systemPicks // the AI-systems the next start runs
+
+	// followed are the runs the URL names (?run=, once per run): one is shown in full, the
+	// runs of one launch side by side.
+	followed []*live.Run
 }
 
 // defaultConcurrency is the concurrency a new run asks for unless the user says otherwise.
@@ -45,7 +51,7 @@ func (p *Page) OnMount(ctx app.Context) {
 	}
 }
 
-func (p *Page) OnDismount() { p.live.stop() }
+func (p *Page) OnDismount() { p.stopFollowing() }
 
 // OnNav shows what the URL names: on the first visit it loads the benchmark list and the
 // bindings, on every visit the benchmark's runs, and it follows ?run= live.
@@ -54,7 +60,7 @@ func (p *Page) OnNav(ctx app.Context) {
 		p.concurrency = defaultConcurrency
 	}
 	q := ctx.Page().URL().Query()
-	want, runID := q.Get("benchmark"), q.Get("run")
+	want, runIDs := q.Get("benchmark"), q["run"]
 	if app.IsServer {
 		p.path = want // the prerendered page names the benchmark; the rest comes from the browser
 		return
@@ -62,19 +68,67 @@ func (p *Page) OnNav(ctx app.Context) {
 	if !p.benches.Answered() && !p.benches.Busy {
 		p.loadBenches(ctx)
 	}
-	if want == "" && runID == "" && p.path == "" && p.benches.OK && len(p.benches.Value) > 0 {
+	if want == "" && len(runIDs) == 0 && p.path == "" && p.benches.OK && len(p.benches.Value) > 0 {
 		want = p.benches.Value[0].Path
 	}
 	if want != "" {
 		p.choose(ctx, want)
 	}
-	if runID != "" && runID != p.live.id {
+	switch {
+	case len(runIDs) > 0 && !slices.Equal(runIDs, p.followedIDs()):
 		p.runErr = nil
-		p.attach(ctx, runID)
-	} else if runID == "" && p.live.id != "" && p.live.run.Benchmark != p.path {
-		p.live.stop()
-		p.live = liveRun{}
+		p.follow(ctx, runIDs)
+	case len(runIDs) == 0 && len(p.followed) > 0 && p.followed[0].Record.Benchmark != p.path:
+		p.stopFollowing()
 	}
+}
+
+// follow follows runs ids, in place of the runs followed so far.
+func (p *Page) follow(ctx app.Context, ids []string) {
+	p.stopFollowing()
+	for _, id := range ids {
+		var known *api.Run
+		for i, r := range p.runs.Value {
+			if r.ID == id {
+				known = &p.runs.Value[i]
+			}
+		}
+		p.followed = append(p.followed, live.Follow(ctx, id, known, live.Hooks{
+			Loaded: func(ctx app.Context, r *live.Run) {
+				if b := r.Record.Benchmark; b != "" && b != p.path && len(p.followed) > 0 && p.followed[0] == r {
+					p.choose(ctx, b)
+				}
+			},
+			Ended: func(ctx app.Context, r *live.Run) { p.loadRuns(ctx) },
+		}))
+	}
+}
+
+// stopFollowing ends the streams of the followed runs.
+func (p *Page) stopFollowing() {
+	for _, r := range p.followed {
+		r.Stop()
+	}
+	p.followed = nil
+}
+
+// followedIDs are the ids of the followed runs, in order.
+func (p *Page) followedIDs() []string {
+	ids := make([]string, len(p.followed))
+	for i, r := range p.followed {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// followedRun is the followed run id, nil when it is not followed.
+func (p *Page) followedRun(id string) *live.Run {
+	for _, r := range p.followed {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
 }
 
 // choose shows benchmark path: its compiled form and its runs.
@@ -83,6 +137,7 @@ func (p *Page) choose(ctx app.Context, path string) {
 		return // shown, or on its way
 	}
 	p.path, p.runErr = path, nil
+	p.systems = systemPicks{}
 	p.file.Reset()
 	if !p.runs.Has(path) {
 		p.runs.Reset()
@@ -97,7 +152,7 @@ func (p *Page) choose(ctx app.Context, path string) {
 
 func (p *Page) loadBenches(ctx app.Context) {
 	ui.Fetch(ctx, &p.benches, "", client.Default.Benchmarks, func(ctx app.Context) {
-		if list := p.benches.Value; p.benches.Err == nil && p.path == "" && len(list) > 0 && p.live.id == "" {
+		if list := p.benches.Value; p.benches.Err == nil && p.path == "" && len(list) > 0 && len(p.followed) == 0 {
 			p.choose(ctx, list[0].Path)
 		}
 	})
@@ -136,13 +191,13 @@ func (p *Page) loadRuns(ctx app.Context) {
 }
 
 // listRefresh is how often the list of runs refreshes while a run it shows (other than
-// the followed one, which updates live) is queued or running.
+// the followed ones, which update live) is queued or running.
 const listRefresh = 3 * time.Second
 
-// othersActive reports whether a listed run other than the followed one may still change.
+// othersActive reports whether a listed run other than the followed ones may still change.
 func (p *Page) othersActive() bool {
 	for _, r := range p.runs.Value {
-		if r.ID != p.live.id && api.Active(r.Status) {
+		if p.followedRun(r.ID) == nil && api.Active(r.Status) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package runs
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,27 +11,12 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/live"
 	"github.com/benchy-eval/benchy/web/ui"
 	"github.com/benchy-eval/benchy/web/ui/uitest"
 )
 
-func TestFormatPace(t *testing.T) {
-	for _, c := range []struct{ got, want string }{
-		{fmtRate(0), ui.NoValue},
-		{fmtRate(3.14159), "3.14"},
-		{fmtRate(42.42), "42.4"},
-		{fmtRate(1234.5), "1234"},
-		{etaText(50, 100, 10), "about 5 s left"},
-		{etaText(100, 100, 10), ""},
-		{etaText(1, 100, 0), ""},
-	} {
-		if c.got != c.want {
-			t.Errorf("got %q, want %q", c.got, c.want)
-		}
-	}
-	if donePct(5, 0) != 0 || donePct(1, 4) != 25 || donePct(9, 4) != 100 {
-		t.Error("donePct")
-	}
+func TestLangLabel(t *testing.T) {
 	if langLabel(json.RawMessage(`"es"`)) != "es" || langLabel(json.RawMessage(`{"source":"es","target":"en"}`)) != "es → en" ||
 		langLabel(nil) != "" || langLabel(json.RawMessage(`42`)) != "" {
 		t.Error("langLabel")
@@ -90,13 +76,13 @@ func TestDecodeServerShapes(t *testing.T) {
 		len(rep.Dimensions) != 1 || *rep.Dimensions[0].Accuracy != 0.5714 || r.Options.Limit != 10 {
 		t.Fatalf("report %+v", rep)
 	}
-	if got := rateOf(r); got != 1 {
+	if got := live.RateOf(r); got != 1 {
 		t.Errorf("rateOf a finished run: %v, want its average 1/s", got)
 	}
 	for _, raw := range []string{`{}`, `{"report":null}`, `{"report":"junk"}`} {
 		var r api.Run
 		json.Unmarshal([]byte(raw), &r)
-		if r.DecodeReport() != nil || rateOf(r) != 0 {
+		if r.DecodeReport() != nil || live.RateOf(r) != 0 {
 			t.Errorf("%s: want no report and no rate", raw)
 		}
 	}
@@ -124,11 +110,68 @@ func TestRenderWithoutData(t *testing.T) {
 		{},
 		{path: "b.yaml", benches: uitest.Loaded[[]api.Benchmark]("", nil)},
 		{path: "b.yaml", file: uitest.Loaded("b.yaml", api.BenchmarkFile{}), runs: uitest.Loaded("b.yaml", []api.Run{bare, done}), picks: []string{"01B"},
-			live: liveRun{id: "01A", loaded: true, run: bare}, runErr: &client.Error{Code: "missing_binding", Message: "no"}},
+			followed: []*live.Run{{ID: "01A", Loaded: true, Record: bare}}, runErr: &client.Error{Code: "missing_binding", Message: "no"}},
 		{path: "b.yaml", file: uitest.Loaded("b.yaml", api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)}),
-			bindings: uitest.Loaded("", api.Bindings{}), live: liveRun{id: "01B", loaded: true, run: done, score: &score}},
-		{path: "b.yaml", file: failed, live: liveRun{id: "01C", loaded: true, run: api.Run{Status: api.Aborted, Error: &api.RunError{Code: "bad_data", File: "d.jsonl", Line: 3}}}},
+			bindings: uitest.Loaded("", api.Bindings{}), followed: []*live.Run{{ID: "01B", Loaded: true, Record: done, Score: &score}}},
+		{path: "b.yaml", file: failed, followed: []*live.Run{{ID: "01C", Loaded: true, Record: api.Run{Status: api.Aborted, Error: &api.RunError{Code: "bad_data", File: "d.jsonl", Line: 3}}}}},
+		// a launch of three systems, side by side, one still loading
+		{path: "b.yaml", file: uitest.Loaded("b.yaml", api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)}),
+			bindings: uitest.Loaded("b.yaml", api.Bindings{Bindings: []string{"x", "y"}, Providers: []string{"local"}}),
+			systems:  systemPicks{external: map[string]bool{"y": true}, models: []modelPick{{provider: "local", model: "m"}}},
+			followed: []*live.Run{{ID: "01B", Loaded: true, Record: done, Score: &score}, {ID: "01A", Loaded: true, Record: bare}, {ID: "01D"}}},
 	}
 	uitest.Renders(t, pages...)
 	var _ app.Composer = &Page{}
+}
+
+// TestSystemChoices: what one click runs is what the page shows checked, in its order; an
+// unnamed model is not a system yet, and the own system alone asks for no systems (the
+// request a start made before there were any to choose).
+func TestSystemChoices(t *testing.T) {
+	bindings := []string{"a", "b", "c"}
+	tests := []struct {
+		name  string
+		picks systemPicks
+		want  []api.SystemChoice
+		label string
+	}{
+		{"the own system, by default", systemPicks{}, []api.SystemChoice{{Own: true}}, "Start run"},
+		{"nothing checked", systemPicks{notOwn: true}, nil, "Start run"},
+		{"own and two bindings, in the runtime file's order",
+			systemPicks{external: map[string]bool{"c": true, "a": true, "b": false}},
+			[]api.SystemChoice{{Own: true}, {System: "a"}, {System: "c"}}, "Run 3 systems"},
+		{"a model with its name typed; one without is left out",
+			systemPicks{notOwn: true, models: []modelPick{{"local", " llama3.2 "}, {"local", "  "}}},
+			[]api.SystemChoice{{Model: "local/llama3.2"}}, "Run 1 system"},
+		{"a binding the runtime file no longer has is not run",
+			systemPicks{notOwn: true, external: map[string]bool{"gone": true}}, nil, "Start run"},
+	}
+	for _, tt := range tests {
+		got := tt.picks.choices(bindings)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: choices %+v, want %+v", tt.name, got, tt.want)
+		}
+		if l := startLabel(got, false); l != tt.label {
+			t.Errorf("%s: button %q, want %q", tt.name, l, tt.label)
+		}
+	}
+	if onlyOwn([]api.SystemChoice{{Own: true}, {System: "a"}}) || !onlyOwn([]api.SystemChoice{{Own: true}}) {
+		t.Error("onlyOwn")
+	}
+}
+
+// TestOtherBindings: the benchmark's own binding is its own system, not offered again (a
+// second, identical run of it).
+func TestOtherBindings(t *testing.T) {
+	p := &Page{path: "b.yaml",
+		file:     uitest.Loaded("b.yaml", api.BenchmarkFile{IR: json.RawMessage(`{"ai_system":{"type":"external","id":"x"}}`)}),
+		bindings: uitest.Loaded("b.yaml", api.Bindings{Bindings: []string{"w", "x", "y"}}),
+	}
+	if got := p.otherBindings(); !slices.Equal(got, []string{"w", "y"}) {
+		t.Errorf("otherBindings %v, want [w y]", got)
+	}
+	p.bindings = uitest.Loaded("other.yaml", api.Bindings{Bindings: []string{"w"}})
+	if got := p.otherBindings(); got != nil {
+		t.Errorf("another benchmark's bindings offered: %v", got)
+	}
 }

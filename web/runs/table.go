@@ -36,7 +36,7 @@ func (p *Page) renderList() app.UI {
 		body = app.Table().ID("runs").Class("data").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text(""), app.Th().Text("Run"), app.Th().Text("Status"), app.Th().Text("Score"),
-				app.Th().Text("Examples"), app.Th().Text("Valid · invalid · errors"), app.Th().Text("Binding"),
+				app.Th().Text("Examples"), app.Th().Text("Valid · invalid · errors"), app.Th().Text("AI-system"),
 				app.Th().Text("Created"), app.Th().Text(""),
 			)),
 			app.TBody().Body(rows...),
@@ -51,10 +51,11 @@ func (p *Page) renderRow(r api.Run) app.UI {
 	if rep := r.DecodeReport(); rep != nil {
 		score = ui.ScorePtr(rep.BenchmarkScore)
 	}
-	if r.ID == p.live.id && p.live.loaded {
-		r = p.live.run
-		if p.live.score != nil {
-			score = ui.Score(*p.live.score)
+	l := p.followedRun(r.ID)
+	if l != nil && l.Loaded {
+		r = l.Record
+		if l.Score != nil {
+			score = ui.Score(*l.Score)
 		}
 	}
 	counts := ui.NoValue
@@ -66,7 +67,7 @@ func (p *Page) renderRow(r api.Run) app.UI {
 		examples = ui.Int(r.Done) + " / " + ui.NoValue
 	}
 	class := "run"
-	if r.ID == p.live.id {
+	if l != nil {
 		class += " live"
 	}
 	completed := r.Status == api.Completed
@@ -82,8 +83,17 @@ func (p *Page) renderRow(r api.Run) app.UI {
 		app.Td().Class("run-score").Text(score),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),
-		app.Td().Class("mono").Text(r.Binding),
+		app.Td().Class("mono run-system").Text(runSystem(r)),
 		app.Td().Text(ui.Time(r.CreatedAt)),
 		app.Td().Body(app.A().Href(ui.ResultsURL(r.ID, "")).Text("results")),
 	)
+}
+
+// runSystem names a run's AI-system: its label, or its binding for a run stored before
+// Benchy recorded systems.
+func runSystem(r api.Run) string {
+	if r.System != nil && r.System.Label != "" {
+		return r.System.Label
+	}
+	return r.Binding
 }

@@ -34,8 +34,15 @@ func (p *Page) ready() bool {
 	case p.path == "":
 		return true
 	}
-	return p.file.Answered() && (p.runs.Has(p.path) || p.runs.Err != nil) &&
-		(p.live.id == "" || p.live.loaded || p.live.err != nil)
+	if !p.file.Answered() || !p.runs.Has(p.path) && p.runs.Err == nil {
+		return false
+	}
+	for _, l := range p.followed {
+		if !l.Loaded && l.Err == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // renderPicker is the benchmark select, or why there is none.
@@ -111,6 +118,7 @@ func (p *Page) renderSetup() app.UI {
 		info = append(info, tags)
 	}
 	info = append(info, p.renderBinding())
+	choices := p.picked()
 	form := app.Form().Class("toolbar").ID("run-form").NoValidate(true).OnSubmit(p.onStart).Body(
 		app.Label().For("limit").Text("Examples"),
 		app.Input().ID("limit").Type("number").Min(1).Placeholder("all").Value(p.limit).
@@ -118,11 +126,17 @@ func (p *Page) renderSetup() app.UI {
 		app.Label().For("concurrency").Text("Concurrency"),
 		app.Input().ID("concurrency").Type("number").Min(1).Max(256).Value(p.concurrency).
 			Title("How many examples the AI-system gets at once").OnInput(p.ValueTo(&p.concurrency)),
-		app.Button().ID("start").Type("submit").Class("primary").Disabled(p.starting).
-			Text(map[bool]string{true: "Starting…", false: "Start run"}[p.starting]),
+		app.Button().ID("start").Type("submit").Class("primary").Disabled(p.starting || len(choices) == 0).
+			Title(map[bool]string{true: "Check at least one AI-system above", false: "Start a run of each checked AI-system"}[len(choices) == 0]).
+			Text(startLabel(choices, p.starting)),
+		app.Span().Class("sep"),
+		app.A().ID("leaderboard-link").Class("button").Href(ui.LeaderboardURL(p.path, "")).
+			Title("Every AI-system's latest completed run of this benchmark, ranked").Text("Leaderboard"),
 	)
 	return app.Section().ID("run-setup").Class("panel").Style("margin-bottom", "12px").Body(
+		app.Style().Text(systemsCSS),
 		app.Div().Body(info...),
+		p.renderSystems(),
 		form,
 		p.renderRunError(),
 	)
@@ -209,3 +223,13 @@ func (p *Page) runtimeFile() string {
 	}
 	return "benchy.runtime.yaml beside the benchmark or in a folder above it"
 }
+
+// systemsCSS lays out the list of AI-systems to run.
+const systemsCSS = `
+#systems { margin: 10px 0; }
+#systems .system-list { display: flex; flex-direction: column; gap: 2px; margin-top: 4px; }
+#systems label.system-choice { display: flex; gap: 6px; align-items: center; margin: 0; font-size: 13px; color: var(--ink); cursor: pointer; }
+#systems .model-row { gap: 6px; margin: 2px 0; }
+#systems .model-name { width: 240px; }
+#systems #add-model { margin-top: 4px; }
+`

@@ -197,6 +197,16 @@ func ShortID(id string) string {
 	return "…" + id[len(id)-10:]
 }
 
+// ShortHash keeps the start of a "sha256:…" hash or digest, enough to tell two apart at a
+// glance ("3f2a9c01d4e7"); a page puts the whole in the title. "" stays "".
+func ShortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
 // Plural counts a noun: "1 problem", "2 problems", "1,000 examples".
 func Plural(n int, word string) string {
 	if n == 1 {

@@ -38,6 +38,9 @@ func TestFormatNumbers(t *testing.T) {
 		{BarWidth(2), "100.00%"},
 		{BarWidth(-1), "0.00%"},
 		{Plural(1, "problem"), "1 problem"},
+		{ShortHash("sha256:3f2a9c01d4e7aa55"), "3f2a9c01d4e7"},
+		{ShortHash("abc"), "abc"},
+		{ShortHash(""), ""},
 		{Plural(1000, "example"), "1,000 examples"},
 	} {
 		if c.got != c.want {
@@ -89,6 +92,12 @@ func TestURLs(t *testing.T) {
 		{CompareURL("", ""), "/compare"},
 		{ComparePickURL("dir/b.yaml"), "/compare?benchmark=dir%2Fb.yaml"},
 		{EditorURL("x/b.yaml"), "/?path=x%2Fb.yaml"},
+		{RunsBatchURL("b.yaml", []string{"01A", "01B"}), "/runs?benchmark=b.yaml&run=01A&run=01B"},
+		{RunsBatchURL("", nil), "/runs"},
+		{LeaderboardURL("language-id/benchmark.yaml", ""), "/leaderboard?benchmark=language-id%2Fbenchmark.yaml"},
+		{LeaderboardURL("b.yaml", "sha256:ab"), "/leaderboard?benchmark=b.yaml&dataset=sha256%3Aab"},
+		{LeaderboardURL("", ""), "/leaderboard"},
+		{GridURL("b.yaml", "", "disagree", ""), "/leaderboard/examples?benchmark=b.yaml&filter=disagree"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -21,6 +21,7 @@ func Shell(active string, body ...app.UI) app.UI {
 			app.Nav().Body(
 				link("/", "Editor"),
 				link("/runs", "Runs"),
+				link("/leaderboard", "Leaderboards"),
 				link("/ontology", "Ontology"),
 			),
 			&Status{},

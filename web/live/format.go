@@ -1,0 +1,64 @@
+package live
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// How a run's pace is written.
+
+// RateOf is a run's rate in examples per second: the live one while it runs, else its
+// average from start to finish (0 when unknown).
+func RateOf(r api.Run) float64 {
+	switch {
+	case r.Rate != nil && *r.Rate > 0:
+		return *r.Rate
+	case r.StartedAt == nil || r.FinishedAt == nil:
+		return 0
+	}
+	if d := r.FinishedAt.Sub(*r.StartedAt).Seconds(); d > 0 {
+		return float64(r.Done) / d
+	}
+	return 0
+}
+
+// Rate shows a rate of examples per second.
+func Rate(r float64) string {
+	switch {
+	case r <= 0 || math.IsNaN(r) || math.IsInf(r, 0):
+		return ui.NoValue
+	case r >= 100:
+		return strconv.FormatFloat(r, 'f', 0, 64)
+	case r >= 10:
+		return strconv.FormatFloat(r, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
+}
+
+// ETA is how long the rest of a run should take at its current rate, or "".
+func ETA(done, total int, rate float64) string {
+	if rate <= 0 || total <= 0 || done >= total {
+		return ""
+	}
+	return "about " + ui.Duration(time.Duration(float64(total-done)/rate*float64(time.Second))) + " left"
+}
+
+// DonePct is done/total as a percentage for a bar width, 0 to 100.
+func DonePct(done, total int) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return math.Max(0, math.Min(100, float64(done)*100/float64(total)))
+}
+
+// Counts is a summary's line: "7 valid · 1 invalid output · 2 execution error".
+func Counts(s *api.Summary) string {
+	if s == nil {
+		return ""
+	}
+	return ui.Int(s.Valid) + " valid · " + ui.Int(s.InvalidOutputs) + " invalid output · " + ui.Int(s.ExecutionErrors) + " execution error"
+}

@@ -41,7 +41,8 @@ func init() {
 		{"validate", "[--json] FILE", "check a benchmark; print every problem with its position", runValidate},
 		{"fmt", "[-w] FILE", "print the canonical YAML spelling of a benchmark (-w rewrites the file)", runFmt},
 		{"run", "[--runtime FILE] [-o results.json] [--concurrency N] [--limit N] BENCHMARK", "run a benchmark (YAML or IR JSON) against its AI-system", runRun},
-		{"runs", "list|show|export [flags] [ID]", "list, show and export the runs stored in a workspace", runRuns},
+		{"runs", "list|show|export|compare [flags] [ID]...", "list, show, export and compare the runs stored in a workspace", runRuns},
+		{"leaderboard", "[--json] [--dataset DIGEST] [--workspace DIR] BENCHMARK", "rank the AI-systems that took a benchmark on one dataset, from the workspace's runs", runLeaderboard},
 		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN] [--allowed-host NAME[:PORT]]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},
 		{"ontology", "[--json]", "list the tasks, domains and languages of the ontology", runOntology},
 		{"schema", "[--ir]", "print the JSON Schema of benchmark YAML files (--ir: of the IR)", runSchema},
@@ -77,7 +78,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Benchy compiles, checks and runs task-oriented AI benchmarks.")
 	fmt.Fprintln(w, "\nUsage:\n  benchy COMMAND [flags] [FILE]\n\nCommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nFILE may be - for standard input. Run 'benchy COMMAND --help' for a command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 success, 1 invalid input or failure, 2 usage error.")
@@ -151,10 +152,13 @@ func parseArgs(e *env, fs *flag.FlagSet, args []string, nargs int, what string) 
 		}
 	}
 	if len(pos) != nargs {
-		if nargs == 0 {
+		switch nargs {
+		case 0:
 			fmt.Fprintf(e.stderr, "benchy %s: takes no arguments\n", fs.Name())
-		} else {
+		case 1:
 			fmt.Fprintf(e.stderr, "benchy %s: expects exactly one %s\n", fs.Name(), what)
+		default:
+			fmt.Fprintf(e.stderr, "benchy %s: expects %s\n", fs.Name(), what)
 		}
 		fs.Usage()
 		return nil, ExitUsage, false

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compare"
 	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
@@ -26,12 +28,13 @@ func init() {
 		{"list", "[--workspace DIR] [--benchmark PATH] [--ir-hash H] [--limit N]", "list the stored runs, newest first", runsList},
 		{"show", "[--workspace DIR] [--ir] ID", "print a stored run's fields and summary as JSON", runsShow},
 		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] ID", "write a stored run's results: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
+		{"compare", "[--workspace DIR] [--json] A B", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A)", runsCompare},
 	}
 }
 
 func runRuns(e *env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "benchy runs: expects a subcommand: list, show or export")
+		fmt.Fprintln(e.stderr, "benchy runs: expects a subcommand: list, show, export or compare")
 		runsUsage(e.stderr)
 		return ExitUsage
 	}
@@ -58,7 +61,7 @@ func runsUsage(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s benchy runs %s %s\n", lead, c.name, c.args)
 	}
-	fmt.Fprintln(w, "\nList, show and export the runs stored in a workspace's "+store.Dir+"/"+store.File+".\n\nSubcommands:")
+	fmt.Fprintln(w, "\nList, show, export and compare the runs stored in a workspace's "+store.Dir+"/"+store.File+".\n\nSubcommands:")
 	for _, c := range runsCommands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
@@ -323,4 +326,96 @@ func exportFailed(e *env, err error) int {
 		fmt.Fprintf(e.stderr, "benchy runs export: %v\n", err)
 	}
 	return ExitFail
+}
+
+// maxShownFlips is how many changed examples the text form of runs compare lists.
+const maxShownFlips = 10
+
+func runsCompare(e *env, args []string) int {
+	fs, wsFlag := runsFlags(e, "compare")
+	asJSON := fs.Bool("json", false, "print the comparison as the API's JSON (GET /api/runs/compare)")
+	pos, code, ok := parseArgs(e, fs, args, 2, "two run IDs, A and B")
+	if !ok {
+		return code
+	}
+	st, ws, code := openRuns(e, "runs compare", *wsFlag)
+	if st == nil {
+		return noRun(e, "runs compare", pos[0], ws, code)
+	}
+	defer st.Close()
+	runs, err := compare.Load(st, pos[0], pos[1])
+	var cmp api.Comparison
+	if err == nil {
+		cmp, err = compare.Read(st, runs)
+	}
+	var no *compare.Refusal
+	switch {
+	case errors.As(err, &no):
+		fmt.Fprintf(e.stderr, "benchy runs compare: %s: %s\n", no.Code, no.Message)
+		return ExitFail
+	case err != nil:
+		fmt.Fprintf(e.stderr, "benchy runs compare: %v\n", err)
+		return ExitFail
+	case *asJSON:
+		return writeAPIJSON(e, "runs compare", cmp)
+	}
+	writeComparison(e.stdout, runs, cmp)
+	return ExitOK
+}
+
+// writeComparison prints a comparison for people: both scores, the delta with its
+// interval, each dimension's accuracies, and the first changed examples with both
+// predictions.
+func writeComparison(w io.Writer, runs [2]store.Run, c api.Comparison) {
+	for i, r := range runs {
+		label := "-"
+		if r.System != nil && r.System.Label != "" {
+			label = r.System.Label
+		}
+		fmt.Fprintf(w, "%c  %s  %-24s score %.4f  (%s)\n", 'A'+i, r.ID, label, [2]float64{c.ScoreA, c.ScoreB}[i], r.Benchmark)
+	}
+	iv := c.Interval
+	fmt.Fprintf(w, "delta B-A %+.4f, 95%% interval [%+.4f, %+.4f] (%s)", c.Delta, iv.Low, iv.High, iv.Method)
+	if iv.Low > 0 || iv.High < 0 {
+		fmt.Fprint(w, ": significant")
+	}
+	fmt.Fprintf(w, "\n%d examples: %d improved, %d regressed\n", c.Examples, c.Improved, c.Regressed)
+	if len(c.Dimensions) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "\nDIMENSION\tA\tB\tDELTA")
+		for _, d := range c.Dimensions {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", strings.Join(d.Path, "."), ratioText(d.AccuracyA, "%.4f"), ratioText(d.AccuracyB, "%.4f"), ratioText(d.Delta, "%+.4f"))
+		}
+		tw.Flush()
+	}
+	if len(c.Flips) == 0 {
+		fmt.Fprintln(w, "\nno example changed")
+		return
+	}
+	changed := c.Improved + c.Regressed
+	fmt.Fprintf(w, "\nchanged examples (the first %d):\n", min(len(c.Flips), maxShownFlips))
+	for _, f := range c.Flips[:min(len(c.Flips), maxShownFlips)] {
+		fmt.Fprintf(w, "  #%d  %s %.4f -> %s %.4f\n", f.Index, f.StatusA, f.QA, f.StatusB, f.QB)
+		fmt.Fprintf(w, "      A: %s\n      B: %s\n", clipText(string(f.PredictionA), 80), clipText(string(f.PredictionB), 80))
+	}
+	if more := len(c.Flips) - maxShownFlips; more > 0 || changed > len(c.Flips) {
+		fmt.Fprintln(w, "  ... --json lists up to", api.MaxFlips)
+	}
+}
+
+// ratioText is *p in format, or - when there is none.
+func ratioText(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// clipText shortens s to n characters, marking the cut.
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -105,6 +105,57 @@ func (m *manager) full() bool {
 	return len(m.queue) >= MaxQueued
 }
 
+// fits reports whether n runs queued at once would all be taken: the free slots start
+// some, the queue holds the rest. A cheap check before a request does any work, as full
+// is; enqueueAll decides.
+func (m *manager) fits(n int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.room() >= n
+}
+
+// room is how many runs may be queued now. Call it with mu held.
+func (m *manager) room() int {
+	free := 0
+	if !m.closing {
+		free = max(0, m.max-m.running)
+	}
+	return MaxQueued - len(m.queue) + free
+}
+
+// enqueueAll is enqueue for several jobs (POST /api/runs with systems): all of them are
+// recorded and queued, or none, under one hold of the lock, so that another request
+// cannot take the room between them. A record that fails takes the runs recorded before
+// it out of the queue as cancelled, before any starts.
+func (m *manager) enqueueAll(jobs []*job, record func(i int) (string, error)) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closing {
+		return nil, errClosing
+	}
+	if m.room() < len(jobs) {
+		return nil, errQueueFull
+	}
+	ids := make([]string, len(jobs))
+	for i := range jobs {
+		id, err := record(i)
+		if err != nil {
+			for _, done := range ids[:i] {
+				m.st.SetStatus(done, store.Cancelled) // best effort: the store just failed
+			}
+			return nil, err
+		}
+		ids[i] = id
+	}
+	for i, j := range jobs {
+		j.id = ids[i]
+		m.active[j.id] = j
+		m.queue = append(m.queue, j)
+	}
+	m.schedule()
+	return ids, nil
+}
+
 // schedule starts queued runs while there are free slots. Call it with mu held.
 func (m *manager) schedule() {
 	for !m.closing && m.running < m.max && len(m.queue) > 0 {

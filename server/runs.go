@@ -16,6 +16,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	ws "github.com/benchy-eval/benchy/internal/workspace" // server_test.go has a workspace helper
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -59,12 +60,18 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > MaxConcurrency {
 		return refuse(http.StatusBadRequest, api.BadRequest, "limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency)
 	}
-	if s.runs.full() { // before the benchmark is read and compiled
+	if err := checkSystems(req.Systems); err != nil {
+		return err
+	}
+	if !s.runs.fits(max(1, len(req.Systems))) { // before the benchmark is read and compiled
 		return errQueueFull
 	}
 	src, _, err := s.readRegular(req.Benchmark, s.maxBenchmarkFile())
 	if err != nil {
 		return fileError("benchmark", req.Benchmark, err)
+	}
+	if len(req.Systems) > 0 {
+		return s.startSystems(w, req, src)
 	}
 	plan, err := s.prepare(req.Benchmark, ws.Source{Name: req.Benchmark, Text: src, YAML: true})
 	if err != nil {
@@ -82,6 +89,93 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Location", api.RunPath(id))
 	return writeJSON(w, http.StatusAccepted, api.Started{ID: id})
+}
+
+// Bounds of a request's systems (api.StartRun.Systems).
+const (
+	maxSystems    = 16               // systems per request: each is a run queued (MaxQueued)
+	maxSystemName = 1 << 10          // bytes of a system's id or PROVIDER/MODEL
+	maxSystemYAML = yamlnode.MaxSize // bytes of a system file's text, as of a benchmark's
+)
+
+// checkSystems bounds the systems of a request before anything is read: their number and
+// the size of each field. What each names is WithSystem's to say.
+func checkSystems(systems []api.SystemChoice) error {
+	if len(systems) > maxSystems {
+		return refuse(http.StatusBadRequest, api.BadRequest, "%d systems: a request runs at most %d", len(systems), maxSystems)
+	}
+	for i, c := range systems {
+		switch {
+		case len(c.System) > maxSystemName || len(c.Model) > maxSystemName:
+			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d]: a system's id or model is at most %d bytes", i, maxSystemName)
+		case len(c.YAML) > maxSystemYAML:
+			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d]: the yaml is %d bytes; a system file is at most %d, as a benchmark file is", i, len(c.YAML), maxSystemYAML)
+		}
+	}
+	return nil
+}
+
+// startSystems queues one run of the benchmark of text src per system of the request, each
+// of its effective IR (ws.WithSystem, as benchy run's --system, --model and
+// --system-file), in their order. Every system is resolved and bound first: one that
+// cannot run refuses the whole request, naming it (0-based) and why, with nothing stored.
+func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byte) error {
+	b, err := ws.Load(ws.Source{Name: req.Benchmark, Text: src, YAML: true})
+	var ds diag.List
+	switch {
+	case errors.As(err, &ds):
+		return invalidBenchmark(req.Benchmark, ds)
+	case err != nil:
+		return err
+	}
+	jobs := make([]*job, len(req.Systems))
+	specs := make([]store.RunSpec, len(req.Systems))
+	defer func() {
+		for _, j := range jobs {
+			if j != nil && j.id == "" {
+				j.cancel(nil)
+			}
+		}
+	}()
+	for i, c := range req.Systems {
+		choice := ws.Choice{System: c.System, Model: c.Model, Own: c.Own, File: fmt.Sprintf("systems[%d].yaml", i)}
+		if c.YAML != "" {
+			choice.YAML = []byte(c.YAML)
+		}
+		eff, err := ws.WithSystem(req.Benchmark, b, choice)
+		var bad *ws.BadChoice
+		switch {
+		case errors.As(err, &bad):
+			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d]: %s", i, bad.Reason)
+		case errors.As(err, &ds):
+			msg := fmt.Sprintf("systems[%d]: the system file has %d problem(s)", i, len(ds))
+			e := refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s", msg)
+			e.body = api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
+			return e
+		case err != nil:
+			return err
+		}
+		plan, err := s.prepare(req.Benchmark, eff)
+		var refused *apiError
+		switch {
+		case errors.As(err, &refused):
+			refused.message = fmt.Sprintf("systems[%d] (%s): %s", i, engine.Label(eff.IR.AISystem), refused.message)
+			return refused
+		case err != nil:
+			return err
+		}
+		jobs[i] = newJob(plan, ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit})
+		specs[i] = plan.Spec(req.Benchmark, store.Options{Limit: req.Limit, Concurrency: req.Concurrency})
+	}
+	ids, err := s.runs.enqueueAll(jobs, func(i int) (string, error) {
+		run, err := s.st.CreateRun(specs[i])
+		return run.ID, err
+	})
+	if err != nil {
+		return enqueueFailed(err)
+	}
+	w.Header().Set("Location", api.RunPath(ids[0]))
+	return writeJSON(w, http.StatusAccepted, api.Started{ID: ids[0], IDs: ids})
 }
 
 // benchmarkDir is the directory of a workspace benchmark: its data and artifacts resolve
@@ -128,12 +222,18 @@ func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
 		}
 		return nil, refuse(http.StatusUnprocessableEntity, api.Code(diag.MissingBinding), "%s", s.relative(msg))
 	case errors.As(err, &ds):
-		msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", benchmark, len(ds))
-		e := refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s", msg)
-		e.body = api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
-		return nil, e
+		return nil, invalidBenchmark(benchmark, ds)
 	}
 	return nil, err // the runtime file's answer (fileError, invalid_runtime), or the server's failure
+}
+
+// invalidBenchmark is the answer to a run of a benchmark that does not compile: 400, with
+// its diagnostics.
+func invalidBenchmark(benchmark string, ds diag.List) error {
+	msg := fmt.Sprintf("%s has %d problem(s); fix them before running it", benchmark, len(ds))
+	e := refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s", msg)
+	e.body = api.InvalidBenchmarkError{Error: api.Error{Error: api.ErrorDetail{Code: api.InvalidBenchmark, Message: msg}}, Diagnostics: wireDiagnostics(ds)}
+	return e
 }
 
 // wireSystem is the AI-system as run, as the API sends it.

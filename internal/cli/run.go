@@ -22,17 +22,20 @@ import (
 func runRun(e *env, args []string) int {
 	fs := flags(e, "run")
 	runtimePath := fs.String("runtime", "", "the runtime file binding AI-systems to adapters (default: the nearest "+adapter.RuntimeFile+" at or above the benchmark's folder within its workspace, else the working directory's)")
-	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes")
+	out := fs.String("o", "results.json", "where to write the result document; results stream to the same name with .jsonl while the run goes. With several systems it must hold {system}, which each run replaces by its system's label made safe for a file name (letters, digits, - _ . kept, anything else such as the / of provider/model an _), and it defaults to results-{system}.json")
 	concurrency := fs.Int("concurrency", engine.DefaultConcurrency(), "examples evaluated at once")
 	limit := fs.Int("limit", 0, "evaluate only the first N examples (0: all)")
 	noStore := fs.Bool("no-store", false, "do not record the run in its workspace's store (.benchy/benchy.db)")
 	allowOutside := fs.Bool("allow-outside", false, "read the dataset, artifacts and prompt file from anywhere, not only from inside the benchmark's workspace (never the runtime file or hidden files such as .env and .benchy/)")
+	var chosen systemFlags
+	chosen.define(fs)
+	parallel := fs.Int("parallel-systems", 1, "with several systems, how many run at once (each with --concurrency workers)")
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
 		return code
 	}
-	if *concurrency < 1 || *limit < 0 {
-		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1 and --limit at least 0")
+	if *concurrency < 1 || *limit < 0 || *parallel < 1 {
+		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1, --limit at least 0 and --parallel-systems at least 1")
 		return ExitUsage
 	}
 	src, err := readInput(e, pos[0])
@@ -42,10 +45,17 @@ func runRun(e *env, args []string) int {
 	}
 	benchDir := filepath.Dir(pos[0])
 	ws, _ := workspace.Find(benchDir) // once: the data's bounds, -o's guards and the store
-	plan, err := workspace.Prepare(workspace.Source{Name: displayName(pos[0]), Text: src}, workspace.Setup{
+	setup := workspace.Setup{
 		Dir: benchDir, Paths: runPaths(benchDir, ws, *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
 		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
-	})
+	}
+	settings := runSettings{bench: pos[0], ws: ws, out: *out, store: !*noStore && pos[0] != "-",
+		opts: store.Options{Limit: *limit, Concurrency: *concurrency}}
+	if len(chosen.list) > 0 {
+		settings.outGiven = flagGiven(fs, "o")
+		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel)
+	}
+	plan, err := workspace.Prepare(workspace.Source{Name: displayName(pos[0]), Text: src}, setup)
 	if err != nil {
 		return prepareFailed(e, err)
 	}
@@ -55,50 +65,100 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
-	// Before the store and any AI-system call: a second run writing either file stops here.
-	lock, err := lockOutput(*out, stream)
+	lock, err := lockResults(*out, stream)
 	if err != nil {
-		if errors.Is(err, errOutputBusy) {
-			err = fmt.Errorf("%s: %w; wait for it to end, or choose another -o", *out, err)
-		}
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
 	}
 	defer lock.release()
-	// The stream is created when the first result arrives, after the dataset was checked,
-	// so a run that aborts leaves earlier results alone.
-	jsonl := &lazyFile{path: stream, stale: *out}
-	defer jsonl.Close()
-	signals, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := runContext()
 	defer stop()
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	context.AfterFunc(signals, func() { cancel(signalled{context.Cause(signals)}) }) // Ctrl-C, SIGTERM: the run is cancelled
-	var rec *recorder
-	if !*noStore && pos[0] != "-" {
-		rec = openRecorder(e.stderr, pos[0], ws, plan.Spec("", store.Options{Limit: *limit, Concurrency: *concurrency}))
-		defer rec.close()
-	}
-	bar := newProgressBar(e.stderr)
-	end := workspace.Execute(ctx, plan, workspace.Options{Concurrency: *concurrency, Limit: *limit, Results: jsonl},
-		rec.record(), workspace.Observer{Progress: bar.update, StoreFailed: rec.warn, Warn: rec.warn})
-	bar.finish()
-	defer rec.summary(e.stderr, rec.end(end))
-	if end.Err != nil {
+	res := execute(ctx, e.stderr, settings, plan, *out, stream, newProgressBar(e.stderr))
+	defer res.rec.close()
+	defer res.rec.summary(e.stderr, res.stored)
+	if res.end.Err != nil {
 		var a *engine.Abort
-		if errors.As(end.Err, &a) {
+		if errors.As(res.end.Err, &a) {
 			fmt.Fprintln(e.stderr, a.Error())
 		} else {
-			fmt.Fprintf(e.stderr, "benchy run: %v (the results so far are in %s)\n", end.Err, stream)
+			fmt.Fprintf(e.stderr, "benchy run: %v (the results so far are in %s)\n", res.end.Err, stream)
 		}
 		return ExitFail
 	}
-	if err := assemble(*out, stream, end.Report); err != nil {
-		fmt.Fprintf(e.stderr, "benchy run: writing %s: %v\n", *out, err)
+	if res.writeErr != nil {
+		fmt.Fprintf(e.stderr, "benchy run: writing %s: %v\n", *out, res.writeErr)
 		return ExitFail
 	}
-	printSummary(e.stderr, end.Report, *out)
+	printSummary(e.stderr, res.end.Report, *out)
 	return ExitOK
+}
+
+// runSettings are the choices of a `benchy run` that every system's run shares.
+type runSettings struct {
+	bench    string // the benchmark file as named
+	ws       string // its workspace (workspace.Find), "" when in none
+	out      string // -o
+	outGiven bool   // -o was given, not defaulted
+	store    bool   // record the runs in the workspace's store
+	opts     store.Options
+}
+
+// lockResults locks the result files of a run, before the store and any AI-system call:
+// a second run writing either file stops here.
+func lockResults(out, stream string) (*outputLock, error) {
+	lock, err := lockOutput(out, stream)
+	if errors.Is(err, errOutputBusy) {
+		err = fmt.Errorf("%s: %w; wait for it to end, or choose another -o", out, err)
+	}
+	return lock, err
+}
+
+// runContext is the context of a `benchy run`: Ctrl-C or SIGTERM cancels it
+// (workspace.ErrCancelled, in the signal's words), and with it every run it carries.
+func runContext() (context.Context, func()) {
+	signals, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	context.AfterFunc(signals, func() { cancel(signalled{context.Cause(signals)}) })
+	return ctx, func() {
+		cancel(nil)
+		stop()
+	}
+}
+
+// executed is how one run of `benchy run` went: its end, its record in the store (nil when
+// none) with the status stored, and the error of writing its result document.
+type executed struct {
+	end      workspace.End
+	rec      *recorder
+	stored   store.Status
+	writeErr error
+}
+
+// execute runs plan into the result files out and stream and the store of its workspace,
+// showing its progress on bar (nil: none). The stream is created when the first result
+// arrives, after the dataset was checked, so a run that aborts leaves earlier results
+// alone; the document is written once the run's end is stored.
+func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.Plan, out, stream string, bar *progressBar) executed {
+	jsonl := &lazyFile{path: stream, stale: out}
+	defer jsonl.Close()
+	var res executed
+	if r.store {
+		res.rec = openRecorder(log, r.bench, r.ws, plan.Spec("", r.opts))
+	}
+	obs := workspace.Observer{StoreFailed: res.rec.warn, Warn: res.rec.warn}
+	if bar != nil {
+		obs.Progress = bar.update
+	}
+	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, Results: jsonl},
+		res.rec.record(), obs)
+	if bar != nil {
+		bar.finish()
+	}
+	res.stored = res.rec.end(res.end)
+	if res.end.Err == nil {
+		res.writeErr = assemble(out, stream, res.end.Report)
+	}
+	return res
 }
 
 // signalled is why a run a signal stopped ends: cancelled (workspace.ErrCancelled), in the

@@ -42,9 +42,9 @@ type outcomes struct {
 
 func (o *outcomes) size() int64 { return int64(len(o.status))*9 + 128 }
 
-// readOutcomes reads run id's outcome columns.
-func readOutcomes(st *store.Store, id string) (*outcomes, error) {
-	o := &outcomes{inStep: true}
+// readOutcomes reads run id's outcome columns, n of them expected.
+func readOutcomes(st *store.Store, id string, n int) (*outcomes, error) {
+	o := &outcomes{inStep: true, status: make([]uint8, 0, n), contribution: make([]float64, 0, n)}
 	var latencies []float64
 	err := st.Outcomes(id, func(r store.Outcome) error {
 		if r.Index != len(o.status) {
@@ -127,6 +127,10 @@ func keyOf(r store.Run) runKey {
 
 // outcomes returns run r's outcomes, read from st unless cached.
 func (c *Cache) outcomes(st *store.Store, r store.Run) (*outcomes, error) {
+	n := 0
+	if r.Summary != nil {
+		n = min(r.Summary.Examples, 1<<24)
+	}
 	k := keyOf(r)
 	c.mu.Lock()
 	if e, ok := c.runs[k]; ok {
@@ -136,7 +140,7 @@ func (c *Cache) outcomes(st *store.Store, r store.Run) (*outcomes, error) {
 		return e.o, nil
 	}
 	c.mu.Unlock()
-	o, err := readOutcomes(st, r.ID)
+	o, err := readOutcomes(st, r.ID, n)
 	if err != nil {
 		return nil, err
 	}

@@ -59,3 +59,43 @@ func TestBrowserExamplesWorkspace(t *testing.T) {
 	}
 	b.screenshot("examples-refused")
 }
+
+// TestBrowserExamplesLeaderboard is issue 13's newcomer: `make run`, the language-id
+// leaderboard, one click, and both of its systems (langdetect, from benchmark.yaml, and the
+// baseline, from baseline.yaml: one benchmark, two files) ranked with their intervals.
+func TestBrowserExamplesLeaderboard(t *testing.T) {
+	requireBrowser(t)
+	if _, err := os.Stat("/usr/lib/python3/dist-packages/langdetect"); err != nil {
+		t.Skip("langdetect is not installed (make examples-deps installs python3-langdetect)")
+	}
+	top := t.TempDir()
+	ws := filepath.Join(top, "assets", "examples")
+	testkit.CopyTree(t, filepath.Join(root(t), "assets", "examples"), ws)
+	os.RemoveAll(filepath.Join(ws, ".benchy"))
+	build := exec.Command("go", "build", "-o", filepath.Join(top, "bin", "examples")+"/", "./assets/examples/language-id/...")
+	build.Dir = root(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the language-id adapters: %v\n%s", err, out)
+	}
+	srv := startServer(t, ws)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/leaderboard"))
+	// The list puts the two files of the one benchmark together.
+	poll[bool](b, "the language-id benchmark's two files in one row", `[...document.querySelectorAll("#board-list tr.board-row")].some(r =>
+		r.dataset.files === "2" && r.textContent.includes("language-id/benchmark.yaml") && r.textContent.includes("language-id/baseline.yaml"))`, 10*time.Second, "")
+	b.clickJS(`#board-list a.board-link[href="/leaderboard?benchmark=language-id%2Fbenchmark.yaml"]`)
+	plan := poll[string](b, "the button", `document.getElementById("run-every") && document.getElementById("run-every-plan").textContent`, 10*time.Second, "")
+	if !strings.Contains(plan, "language-id/baseline.yaml") {
+		t.Errorf("the plan %q does not name baseline.yaml's system", plan)
+	}
+	b.clickJS("#run-every")
+	entries := poll[string](b, "both systems ranked", `(() => {
+		const rs = [...document.querySelectorAll("#board tr.entry")];
+		return rs.length === 2 && rs.every(r => r.querySelector(".forest .whisker")) && JSON.stringify(rs.map(r => r.dataset.system + " " + r.querySelector(".entry-score").textContent));
+	})()`, 60*time.Second, `(document.getElementById("leaderboard-page") || {textContent: ""}).textContent.slice(0, 2000)`)
+	if !strings.Contains(entries, "langdetect") || !strings.Contains(entries, "langid-baseline 0.8393") {
+		t.Errorf("board %s, want langdetect and the baseline at the README's 0.8393", entries)
+	}
+	t.Logf("language-id leaderboard after one click: %s; the second is %s", entries, b.text(`#board tr.entry[data-rank="2"] .verdict`))
+	b.screenshot("examples-leaderboard")
+}

@@ -21,6 +21,9 @@ func (p *Page) Render() app.UI {
 // ready reports whether the page shows the comparison, or the choices when it has none.
 func (p *Page) ready() bool {
 	switch {
+	case p.a != "" && p.b != "" && p.cmp.Err != nil:
+		// a refusal names both runs' values, and the picker offers the runs that compare
+		return !p.cmp.Busy && p.runA.Answered() && p.runB.Answered() && (p.cands.OK || p.pickErr() != nil)
 	case p.a != "" && p.b != "":
 		return !p.cmp.Busy && p.cmp.Answered()
 	case p.a != "" || p.bench != "":

@@ -81,8 +81,8 @@ func (p *Page) renderTable() app.UI {
 	head := []app.UI{app.Th().Text("#"), app.Th().Text("Input"), app.Th().Text("Expected")}
 	for _, s := range g.Systems {
 		head = append(head, app.Th().Class("system-col").Body(
-			app.Span().Class("mono").Text(s.System),
-			app.A().Class("mono muted small").Href(ui.ResultsURL(s.Run, "")).Title("run "+s.Run).Text(" "+ui.ShortID(s.Run)),
+			app.Div().Class("mono").Text(s.System),
+			app.A().Class("mono muted small").Href(ui.ResultsURL(s.Run, "")).Title("run "+s.Run).Text("run "+ui.ShortID(s.Run)),
 		))
 	}
 	rows := make([]app.UI, 0, len(g.Rows))
@@ -165,6 +165,7 @@ func cellClass(c api.GridCell) string {
 
 // gridCSS lays out the grid over the kit's table.
 const gridCSS = `
+#grid-panel h2.mono { font-size: 15px; }
 .grid-scroll { overflow-x: auto; }
 table.grid td.index { font-variant-numeric: tabular-nums; color: var(--muted); }
 table.grid td.input, table.grid td.expected { max-width: 320px; }

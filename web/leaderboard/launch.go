@@ -102,6 +102,7 @@ func (p *Page) onRunEvery(ctx app.Context, e app.Event) {
 	}
 	bench, own, bindings, others := p.bench, p.file.Value.AISystem(), p.bindings.Value.Bindings, p.siblings()
 	p.launching, p.launchErr = true, nil
+	ctx = p.pageCtx
 	ctx.Async(func() {
 		var sibs []*api.AISystem
 		for _, path := range others {
@@ -158,8 +159,8 @@ func (p *Page) renderEmpty(b *api.Leaderboard) app.UI {
 		names = append(names, c.label)
 	}
 	what := strings.Join(names, ", ")
-	if others := p.siblings(); len(others) > 0 {
-		what = "this file's " + systemLabel(p.file.Value.AISystem()) + " and the AI-systems of " + strings.Join(others, ", ")
+	if own, others := p.file.Value.AISystem(), p.siblings(); known && own != nil && len(others) > 0 {
+		what = "this file's " + systemLabel(own) + " and the AI-systems of " + strings.Join(others, ", ")
 	}
 	msg := "No AI-system has a completed full run of this benchmark yet."
 	if len(b.Datasets) > 0 {

@@ -130,6 +130,9 @@ func TestRenderStates(t *testing.T) {
 		{bench: "b.yaml", board: uitest.Loaded("b.yaml\n", api.Leaderboard{}), file: file, bindings: uitest.Loaded("b.yaml", api.Bindings{Bindings: []string{"a", "b"}}),
 			benches: uitest.Loaded("", []api.Benchmark{{Path: "b.yaml"}}), launchErr: errors.New("refused")},
 		{bench: "b.yaml", board: uitest.Loaded("b.yaml\n", api.Leaderboard{}), launched: []*live.Run{{ID: "01A"}}},
+		// the board and the list came before the file: another file of the benchmark, no own system yet
+		{bench: "b.yaml", board: uitest.Loaded("b.yaml\n", api.Leaderboard{}),
+			benches: uitest.Loaded("", []api.Benchmark{{Path: "b.yaml", BenchmarkHash: "h", Valid: true}, {Path: "c.yaml", BenchmarkHash: "h", Valid: true}})},
 		{bench: "b.yaml", board: uitest.Loaded("b.yaml\n", full), picks: []string{"01A"}},
 	}
 	uitest.Renders(t, pages...)

@@ -28,6 +28,11 @@ type Page struct {
 	launching bool
 	launchErr error
 	launched  []*live.Run // the runs "Run every system" started
+
+	// pageCtx is the context of the page's last navigation: updates dispatched through an
+	// element's event context are dropped once the element goes (go-app's Dispatch checks
+	// its source is mounted), and the "Run every system" button goes when its runs start.
+	pageCtx app.Context
 }
 
 func (p *Page) OnNav(ctx app.Context) {
@@ -37,6 +42,7 @@ func (p *Page) OnNav(ctx app.Context) {
 		p.bench, p.dataset = bench, dataset
 		return
 	}
+	p.pageCtx = ctx
 	if bench != p.bench {
 		p.stopLaunched()
 		p.launchErr, p.picks = nil, nil

@@ -2,6 +2,7 @@ package leaderboard
 
 // boardCSS is the leaderboard's own layout, over the kit's panels, tables and badges.
 const boardCSS = `
+#board-head h2.mono, #grid-panel h2.mono { font-size: 15px; }
 .board-meta { gap: 14px; }
 .board-meta code { font: 12px var(--mono); }
 .board-meta select { font-size: 12px; }

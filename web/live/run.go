@@ -36,7 +36,9 @@ type Hooks struct {
 const PollEvery = time.Second
 
 // Follow follows run id until it ends or Stop: known, when the page has the run's record
-// from a listing, shows until the server's comes.
+// from a listing, shows until the server's comes. ctx must be the page's own (of its
+// OnNav or OnMount), not an element's event: go-app drops what is dispatched through the
+// context of an element that is gone, and the button that started a run often goes.
 func Follow(ctx app.Context, id string, known *api.Run, h Hooks) *Run {
 	r := &Run{ID: id}
 	if known != nil {

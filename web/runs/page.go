@@ -37,6 +37,11 @@ type Page struct {
 	// followed are the runs the URL names (?run=, once per run): one is shown in full, the
 	// runs of one launch side by side.
 	followed []*live.Run
+
+	// pageCtx is the context of the page's last navigation, which runs are followed
+	// through: go-app drops what is dispatched through the context of an element that is
+	// gone, as the Resume button is once the run it resumed is queued.
+	pageCtx app.Context
 }
 
 // defaultConcurrency is the concurrency a new run asks for unless the user says otherwise.
@@ -65,6 +70,7 @@ func (p *Page) OnNav(ctx app.Context) {
 		p.path = want // the prerendered page names the benchmark; the rest comes from the browser
 		return
 	}
+	p.pageCtx = ctx
 	if !p.benches.Answered() && !p.benches.Busy {
 		p.loadBenches(ctx)
 	}
@@ -85,6 +91,7 @@ func (p *Page) OnNav(ctx app.Context) {
 
 // follow follows runs ids, in place of the runs followed so far.
 func (p *Page) follow(ctx app.Context, ids []string) {
+	ctx = p.pageCtx
 	p.stopFollowing()
 	for _, id := range ids {
 		var known *api.Run

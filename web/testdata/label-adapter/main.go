@@ -1,15 +1,20 @@
-// Command label-adapter is a fast stand-in classifier for the browser test of a large run:
-// it speaks the command adapter protocol (a JSON line {"id", "input"} in, {"id", "output"}
-// or {"id", "error"} out), labels a text by its length, and fails every 1,000th example.
+// Command label-adapter is a fast stand-in classifier for the browser tests of a large run
+// and of several AI-systems: it speaks the command adapter protocol (a JSON line {"id",
+// "input"} in, {"id", "output"} or {"id", "error"} out), labels a text by its length, and
+// fails every 1,000th example. With -wrong-every N it gives the other label to every Nth
+// example: a second, worse system from the same program.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"os"
 )
 
 func main() {
+	wrongEvery := flag.Int("wrong-every", 0, "give the other label to every Nth example (0: never)")
+	flag.Parse()
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -27,7 +32,7 @@ func main() {
 		switch {
 		case req.ID%1000 == 999:
 			enc.Encode(map[string]any{"id": req.ID, "error": "no label for this one"})
-		case len(req.Input.Text)%2 == 0:
+		case (len(req.Input.Text)%2 == 0) != (*wrongEvery > 0 && req.ID%*wrongEvery == 0):
 			enc.Encode(map[string]any{"id": req.ID, "output": map[string]any{"label": "even"}})
 		default:
 			enc.Encode(map[string]any{"id": req.ID, "output": map[string]any{"label": "odd"}})

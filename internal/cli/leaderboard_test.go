@@ -12,8 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/internal/testkit"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // boardWorkspace is the invoice workspace with other.yaml, the same benchmark taken by a
@@ -159,5 +162,39 @@ func TestLeaderboardNoRuns(t *testing.T) {
 	code, out, _ = benchyIn(t, dir, "leaderboard", "--json", "benchmark.yaml")
 	if code != 0 || !strings.Contains(out, `"entries":[]`) || !strings.Contains(out, `"benchmark_hash":"sha256:`) {
 		t.Errorf("--json: exit %d\n%s", code, out)
+	}
+}
+
+// TestSystemsScripts runs testdata/systems/*.txtar: scripts of runs against several
+// AI-systems, with runids to name the runs they stored.
+func TestSystemsScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/systems",
+		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"jsonvalid": jsonValid,
+			"exitcode":  exitCode,
+			"runids":    runIDs,
+		},
+	})
+}
+
+// runIDs sets $RUN_<label> to the id of the newest run of each AI-system in the store of
+// the script's workspace ($WORK). Usage: runids.
+func runIDs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 0 {
+		ts.Fatalf("usage: runids")
+	}
+	st, err := store.Open(store.Path(ts.Getenv("WORK")))
+	ts.Check(err)
+	defer st.Close()
+	runs, err := st.ListRuns(store.Filter{}, 1000)
+	ts.Check(err)
+	seen := map[string]bool{}
+	for _, r := range runs { // newest first
+		if r.System != nil && !seen[r.System.Label] {
+			seen[r.System.Label] = true
+			ts.Setenv("RUN_"+r.System.Label, r.ID)
+		}
 	}
 }

@@ -72,7 +72,8 @@ data:
   path: ./data/rows.jsonl
 ai-system: {type: external, id: labeller}
 `,
-		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n",
+		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n" +
+			"  labeller-slow:\n    command: [./label-adapter, -delay, 50ms]\n",
 	})
 	b, err := os.ReadFile(bin)
 	if err != nil {
@@ -189,6 +190,31 @@ func TestBrowserLaunchSystems(t *testing.T) {
 	poll[bool](b, "the page to be ready", `document.querySelector('#compare-page[data-ready="1"] #compare-a') !== null`, 10*time.Second, "")
 	t.Logf("compare of two datasets: %s", why)
 	b.screenshot("compare-refused")
+}
+
+// TestBrowserResumeFollowed cancels a run of a system chosen by name and resumes it on the
+// runs page: the panel follows the resumed run to its end. The page follows runs through its
+// own context since go-app drops what is dispatched through a context whose element is gone
+// (the leaderboard's launched runs stayed "loading" so); here the Resume button's place is
+// taken by another button, which go-app updates in place, so this passed before too.
+func TestBrowserResumeFollowed(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, systemsWorkspace(t))
+	var started struct {
+		ID string `json:"id"`
+	}
+	srv.postJSON(t, "/api/runs", `{"benchmark": "benchmark.yaml", "concurrency": 1, "systems": [{"system": "labeller-slow"}]}`, &started)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/runs?benchmark=benchmark.yaml&run=" + started.ID))
+	status := `(document.getElementById("run-status") || {textContent: ""}).textContent.trim()`
+	poll[bool](b, "the run to be running", status+` === "running"`, 10*time.Second, status)
+	b.clickJS("#cancel")
+	poll[bool](b, "the run to be cancelled", status+` === "cancelled"`, 10*time.Second, status)
+	b.clickJS("#resume")
+	poll[bool](b, "the resumed run to be followed to its end", status+` === "completed"`, 20*time.Second, status)
+	if done, total := b.text("#run-done"), b.text("#run-total"); done != "60" || total != "60" {
+		t.Errorf("the resumed run shows %s / %s examples, want 60 / 60", done, total)
+	}
 }
 
 // TestBrowserLeaderboard opens an empty leaderboard, fills it with "Run every system" (the

@@ -40,7 +40,7 @@ type Page struct {
 
 	// pageCtx is the context of the page's last navigation, which runs are followed
 	// through: go-app drops what is dispatched through the context of an element that is
-	// gone, as the Resume button is once the run it resumed is queued.
+	// gone, and the button that started or resumed a run may be replaced when it renders.
 	pageCtx app.Context
 }
 

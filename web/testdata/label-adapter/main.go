@@ -2,7 +2,8 @@
 // and of several AI-systems: it speaks the command adapter protocol (a JSON line {"id",
 // "input"} in, {"id", "output"} or {"id", "error"} out), labels a text by its length, and
 // fails every 1,000th example. With -wrong-every N it gives the other label to every Nth
-// example: a second, worse system from the same program.
+// example: a second, worse system from the same program; with -delay D it takes D over
+// each example, for a run slow enough to cancel.
 package main
 
 import (
@@ -10,10 +11,12 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"time"
 )
 
 func main() {
 	wrongEvery := flag.Int("wrong-every", 0, "give the other label to every Nth example (0: never)")
+	delay := flag.Duration("delay", 0, "how long each example takes")
 	flag.Parse()
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
@@ -29,6 +32,7 @@ func main() {
 		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
 			os.Exit(2)
 		}
+		time.Sleep(*delay)
 		switch {
 		case req.ID%1000 == 999:
 			enc.Encode(map[string]any{"id": req.ID, "error": "no label for this one"})

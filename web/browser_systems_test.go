@@ -72,8 +72,7 @@ data:
   path: ./data/rows.jsonl
 ai-system: {type: external, id: labeller}
 `,
-		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n" +
-			"  labeller-slow:\n    command: [./label-adapter, -delay, 50ms]\n",
+		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n",
 	})
 	b, err := os.ReadFile(bin)
 	if err != nil {
@@ -199,7 +198,14 @@ func TestBrowserLaunchSystems(t *testing.T) {
 // taken by another button, which go-app updates in place, so this passed before too.
 func TestBrowserResumeFollowed(t *testing.T) {
 	requireBrowser(t)
-	srv := startServer(t, systemsWorkspace(t))
+	dir := systemsWorkspace(t)
+	f, err := os.OpenFile(filepath.Join(dir, "benchy.runtime.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("  labeller-slow:\n    command: [./label-adapter, -delay, 50ms]\n")
+	f.Close()
+	srv := startServer(t, dir)
 	var started struct {
 		ID string `json:"id"`
 	}

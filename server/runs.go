@@ -290,7 +290,14 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	runs, err := s.st.ListRuns(store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash")}, min(limit, maxListLimit))
+	f := store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash"), BenchmarkHash: q.Get("benchmark_hash"),
+		DatasetDigest: q.Get("dataset_digest"), Status: store.Status(q.Get("status"))}
+	switch f.Status {
+	case "", store.Queued, store.Running, store.Completed, store.Aborted, store.Cancelled, store.Interrupted:
+	default:
+		return refuse(http.StatusBadRequest, api.BadRequest, "status must be queued, running, completed, aborted, cancelled or interrupted")
+	}
+	runs, err := s.st.ListRuns(f, min(limit, maxListLimit))
 	if err != nil {
 		return storeError(err)
 	}

@@ -61,7 +61,10 @@ func TestRunInvoice(t *testing.T) {
 	})
 
 	t.Run("list", func(t *testing.T) {
-		for query, want := range map[string]int{"": 1, "?benchmark=benchmark.yaml": 1, "?ir_hash=" + hash: 1, "?benchmark=other.yaml": 0, "?limit=1": 1} {
+		bh := v.BenchmarkHash
+		for query, want := range map[string]int{"": 1, "?benchmark=benchmark.yaml": 1, "?ir_hash=" + hash: 1, "?benchmark=other.yaml": 0, "?limit=1": 1,
+			"?benchmark_hash=" + bh: 1, "?benchmark_hash=sha256:00": 0, "?benchmark_hash=" + bh + "&dataset_digest=" + v.DatasetDigest: 1,
+			"?dataset_digest=sha256:00": 0, "?status=completed": 1, "?status=running": 0} {
 			var list struct{ Runs []api.Run }
 			decode(t, srv, "GET", "/api/runs"+query, "", http.StatusOK, &list)
 			if len(list.Runs) != want || (want == 1 && (list.Runs[0].ID != id || len(list.Runs[0].IR) != 0)) {
@@ -70,6 +73,12 @@ func TestRunInvoice(t *testing.T) {
 		}
 		if r := call(t, srv, "GET", "/api/runs?limit=0", ""); r.status != http.StatusBadRequest {
 			t.Errorf("limit=0: %d", r.status)
+		}
+		if r := call(t, srv, "GET", "/api/runs?status=done", ""); r.status != http.StatusBadRequest {
+			t.Errorf("status=done: %d", r.status)
+		}
+		if bh == "" || v.DatasetDigest == "" {
+			t.Errorf("run without identities: benchmark_hash %q, dataset_digest %q", bh, v.DatasetDigest)
 		}
 	})
 

@@ -47,8 +47,11 @@ type entry struct {
 func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, error) {
 	b := board{Leaderboard: api.Leaderboard{BenchmarkHash: benchmarkHash, DatasetDigest: digest,
 		Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}}}
+	if benchmarkHash == "" { // a benchmark of no hash (a run stored without one) has no board
+		return b, nil
+	}
 	runs, err := st.ListRuns(store.Filter{BenchmarkHash: benchmarkHash, Status: store.Completed}, maxRuns)
-	if err != nil || benchmarkHash == "" {
+	if err != nil {
 		return b, err
 	}
 	b.Datasets, b.Unrecorded = datasets(runs)

@@ -169,7 +169,7 @@ func TestCacheReadsNoResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`DELETE FROM results`); err != nil {
+	if _, err := db.Exec(`DELETE FROM results; DELETE FROM sealed_outcomes`); err != nil {
 		t.Fatal(err)
 	}
 	warm, err := c.Build(st, bench, digestA)

@@ -39,7 +39,17 @@ var statusCodes = [4]engine.Status{engine.StatusValid, engine.StatusInvalidOutpu
 // three numbers 63 ms (a board of 10 such runs is to be read in a second, on 2 cores).
 // A status other than the engine's three reads as "". TestOutcomes holds it to the
 // results' JSON.
+//
+// A completed run's sealed outcomes (sealed.go) are read instead when it has them.
 func (s *Store) Outcomes(id string, fn func(Outcome) error) error {
+	if ok, err := s.sealed(id, fn); ok {
+		return err
+	}
+	return s.rows(id, fn)
+}
+
+// rows is Outcomes from the results table.
+func (s *Store) rows(id string, fn func(Outcome) error) error {
 	ctx := context.Background()
 	conn, err := s.r.Conn(ctx)
 	if err != nil {

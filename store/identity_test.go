@@ -52,7 +52,7 @@ func TestBackfillOddRuns(t *testing.T) {
 		t.Fatalf("the migration failed over odd runs: %v", err)
 	}
 	defer s.Close()
-	if v, err := version(s.w); err != nil || v != 3 {
+	if v, err := version(s.w); err != nil || v != len(migrations) {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	for _, tt := range tests {

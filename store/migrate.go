@@ -59,6 +59,12 @@ var migrations = []string{
 	ALTER TABLE results ADD COLUMN latency_ms REAL;
 	CREATE INDEX runs_by_benchmark_hash ON runs (benchmark_hash, dataset_digest, status, id);
 	CREATE INDEX runs_by_system ON runs (system_hash, id);`,
+	// 4: a completed run's outcomes in one row (sealed.go), for leaderboards.
+	`CREATE TABLE sealed_outcomes (
+		run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+		n      INTEGER NOT NULL,
+		data   BLOB NOT NULL
+	);`,
 }
 
 // backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the

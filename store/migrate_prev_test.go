@@ -70,8 +70,8 @@ func schemaVersion(t *testing.T, path string) int {
 // new columns, and a new run with every identity can be created beside them.
 func TestOpenPreviousStore(t *testing.T) {
 	s, path := openPrev(t)
-	if v := schemaVersion(t, path); v != len(migrations) || v != 3 {
-		t.Fatalf("schema version %d after opening, want 3 (%d migrations)", v, len(migrations))
+	if v := schemaVersion(t, path); v != len(migrations) || v < 3 {
+		t.Fatalf("schema version %d after opening, want %d", v, len(migrations))
 	}
 	listed, err := s.ListRuns(Filter{}, 0)
 	if err != nil {

@@ -158,9 +158,15 @@ func (s *Store) Finish(id string, rep *engine.Report) error {
 	}
 	sum, _ := json.Marshal(rep.Summary)
 	if rep.DatasetDigest != "" {
-		return s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?, dataset_digest = ?", s.timestamp(), string(sum), string(body), rep.DatasetDigest)
+		err = s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?, dataset_digest = ?", s.timestamp(), string(sum), string(body), rep.DatasetDigest)
+	} else {
+		err = s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?", s.timestamp(), string(sum), string(body))
 	}
-	return s.transition(id, Completed, "finished_at = ?, summary = ?, report = ?", s.timestamp(), string(sum), string(body))
+	if err != nil {
+		return err
+	}
+	s.seal(id) // a leaderboard's fast path; without it, Outcomes reads the rows
+	return nil
 }
 
 // Abort records that the dataset or the setup stopped a run.

@@ -203,7 +203,13 @@ func TestBrowserResumeFollowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString("  labeller-slow:\n    command: [./label-adapter, -delay, 50ms]\n")
+	// The run is held until the test lets it end: under load the page may take longer to
+	// show it than a slow adapter takes to finish (the run was seen completed, never running).
+	hold := filepath.Join(t.TempDir(), "hold")
+	if err := os.WriteFile(hold, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "  labeller-slow:\n    command: [./label-adapter, -delay, 5ms, -hold, %q]\n", hold)
 	f.Close()
 	srv := startServer(t, dir)
 	var started struct {
@@ -217,6 +223,10 @@ func TestBrowserResumeFollowed(t *testing.T) {
 	b.clickJS("#cancel")
 	poll[bool](b, "the run to be cancelled", status+` === "cancelled"`, 10*time.Second, status)
 	b.clickJS("#resume")
+	poll[bool](b, "the resumed run to be running", status+` === "running"`, 10*time.Second, status)
+	if err := os.Remove(hold); err != nil {
+		t.Fatal(err)
+	}
 	poll[bool](b, "the resumed run to be followed to its end", status+` === "completed"`, 20*time.Second, status)
 	if done, total := b.text("#run-done"), b.text("#run-total"); done != "60" || total != "60" {
 		t.Errorf("the resumed run shows %s / %s examples, want 60 / 60", done, total)

@@ -3,7 +3,8 @@
 // "input"} in, {"id", "output"} or {"id", "error"} out), labels a text by its length, and
 // fails every 1,000th example. With -wrong-every N it gives the other label to every Nth
 // example: a second, worse system from the same program; with -delay D it takes D over
-// each example, for a run slow enough to cancel.
+// each example, for a run slow enough to cancel; with -hold FILE it answers nothing while
+// FILE exists, so that a test decides when a run may end.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 func main() {
 	wrongEvery := flag.Int("wrong-every", 0, "give the other label to every Nth example (0: never)")
 	delay := flag.Duration("delay", 0, "how long each example takes")
+	hold := flag.String("hold", "", "answer nothing while this file exists")
 	flag.Parse()
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
@@ -33,6 +35,12 @@ func main() {
 			os.Exit(2)
 		}
 		time.Sleep(*delay)
+		for *hold != "" {
+			if _, err := os.Stat(*hold); err != nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 		switch {
 		case req.ID%1000 == 999:
 			enc.Encode(map[string]any{"id": req.ID, "error": "no label for this one"})

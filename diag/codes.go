@@ -68,7 +68,7 @@ var Codes = map[Code]string{
 
 	DataNotFound:         "the dataset file does not exist, cannot be read, or may not be read: outside the workspace, hidden, or the runtime file",
 	InvalidDatasetRecord: "a dataset row is not valid JSON, lacks input/expected, or does not fit the program schema",
-	DatasetChanged:       "a resumed run's dataset (its JSONL or an artifact) is not the one the run began on (its dataset digest differs)",
+	DatasetChanged:       "the dataset is not the one the run began on: a resume found another digest, or the JSONL file changed while the run read it",
 	ArtifactNotFound:     "an artifact path does not name a regular readable file inside the workspace that is neither hidden nor the runtime file",
 	MissingField:         "an object lacks a required field",
 	ExtraField:           "an object has a field the schema does not declare",

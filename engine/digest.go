@@ -89,6 +89,16 @@ type versionKey struct {
 	mtime, ctime int64
 }
 
+// fileVersion is the version of the open file f, zero where it cannot be known.
+func fileVersion(f *os.File) versionKey {
+	info, err := f.Stat()
+	if err != nil {
+		return versionKey{}
+	}
+	k, _ := fileKey(info)
+	return k
+}
+
 func sameVersion(a, b fs.FileInfo) bool {
 	ka, okA := fileKey(a)
 	kb, okB := fileKey(b)

@@ -69,9 +69,10 @@ func DefaultConcurrency() int { return max(4, runtime.NumCPU()) }
 
 // Validated is what the validation pass found.
 type Validated struct {
-	Total  int    // the examples that will run (the limit applied)
-	Rows   int    // the dataset's examples
-	Digest string // the dataset digest (see DigestVersion)
+	Total  int        // the examples that will run (the limit applied)
+	Rows   int        // the dataset's examples
+	Digest string     // the dataset digest (see DigestVersion)
+	file   versionKey // the JSONL file's version as digested; zero where unknown (not Linux)
 }
 
 // Progress is the state of a running evaluation.
@@ -124,7 +125,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
+	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
@@ -165,7 +166,7 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, path
 	if n == 0 {
 		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
-	v := Validated{Total: n, Rows: n, Digest: d.digest.sum()}
+	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: fileVersion(d.f)}
 	if limit > 0 {
 		v.Total = min(n, limit)
 	}
@@ -203,9 +204,10 @@ type runner struct {
 	b       *ir.Benchmark
 	opts    Options
 	total   int
-	digest  string  // the dataset's, from the validation pass
-	weights float64 // the sum of the weights, each divided by scale
-	scale   float64 // 1, unless the weights' plain sum overflows (totalWeight)
+	digest  string     // the dataset's, from the validation pass
+	file    versionKey // the JSONL file's version the digest is of (zero: unknown)
+	weights float64    // the sum of the weights, each divided by scale
+	scale   float64    // 1, unless the weights' plain sum overflows (totalWeight)
 	started time.Time
 	clock   func() time.Time
 
@@ -234,6 +236,9 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return a
 	}
 	defer d.Close()
+	if a := r.changed(d, "since it was validated"); a != nil {
+		return a
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -357,7 +362,21 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	case stop && next < r.total:
 		return fmt.Errorf("run stopped after %d of %d examples: %w", next, r.total, ErrStopped)
 	}
+	if a := r.changed(d, "while the run read it"); a != nil {
+		return a
+	}
 	return nil
+}
+
+// changed is the abort of a run whose JSONL file is no longer the version the validation
+// pass digested (rewritten since, or while the examples were read): the digest would not
+// name the exam the system took. The artifacts are not checked again here.
+func (r *runner) changed(d *dataset, when string) *Abort {
+	if r.file == (versionKey{}) || fileVersion(d.f) == r.file {
+		return nil
+	}
+	return abort(d.path, 1, diag.DatasetChanged, []string{"data", "path"},
+		"the dataset file changed %s, so its digest would not name the exam the AI-system took; start the run again", when)
 }
 
 // record adds one result, in index order, to the running totals.

@@ -27,7 +27,9 @@ func (r *Runtime) ProviderNames() []string {
 }
 
 // modelFactory binds a model AI-system to the provider it names. The key is read from the
-// environment here, once, and the prompt file from the benchmark's directory benchDir.
+// environment here, once, and the prompt file from the benchmark's directory benchDir. The
+// fingerprint holds the base URL with any password or token in it masked, as an http
+// binding's: a hash of a secret is no place for it, and a rotated token is the same system.
 func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Paths) (Bound, error) {
 	sys := b.AISystem
 	cfg, ok := r.providerConfig(sys.Provider)
@@ -44,7 +46,7 @@ func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Pa
 		return Bound{}, err
 	}
 	out := Bound{Factory: f, Name: cfg.Name, Fingerprint: fingerprint(map[string]any{
-		"kind": string(cfg.Kind), "base_url": cfg.BaseURL, "model": sys.Model})}
+		"kind": string(cfg.Kind), "base_url": urlSecrets(cfg.BaseURL).String(cfg.BaseURL), "model": sys.Model})}
 	if sys.Prompt != "" {
 		out.PromptSHA256 = engine.SHA256([]byte(prompt))
 	}

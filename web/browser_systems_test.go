@@ -315,3 +315,58 @@ func TestBrowserLeaderboard(t *testing.T) {
 	t.Logf("grid: %d rows on the first page, %d where the systems disagree (%s)", all, disagree, b.text("#grid-info"))
 	b.screenshot("grid")
 }
+
+// TestBrowserLaunchNotInstalled: on a machine without one system's program, "Run every
+// system" runs the others and says which did not run and why. The server refuses a
+// request whole when one of its systems cannot run (langdetect's binding without
+// python3-langdetect, on a fresh machine), so the baseline, which needs nothing, did not
+// run either and the board stayed empty. The runs page's launch does the same.
+func TestBrowserLaunchNotInstalled(t *testing.T) {
+	requireBrowser(t)
+	dir := systemsWorkspace(t)
+	testkit.WriteFiles(t, dir, map[string]string{
+		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  ghost:\n    command: [./no-such-adapter]\n",
+	})
+	srv := startServer(t, dir)
+	b := newBrowser(t, 60*time.Second)
+	b.ignoreConsole("status of 422") // the refusal, which the page turns into its note
+	b.open(srv.URL("/leaderboard?benchmark=benchmark.yaml"))
+	plan := poll[string](b, "the empty board's button", `document.getElementById("run-every") && !document.getElementById("run-every").disabled && document.getElementById("run-every-plan").textContent`, 10*time.Second,
+		`(document.getElementById("leaderboard-page") || {textContent: ""}).textContent`)
+	if plan != "runs labeller, ghost, one run each" {
+		t.Errorf("the plan reads %q", plan)
+	}
+	b.clickJS("#run-every")
+	entries := poll[string](b, "the board with the system that can run", `(() => {
+		const rs = [...document.querySelectorAll("#board tr.entry")];
+		return rs.length > 0 && JSON.stringify(rs.map(r => r.dataset.system));
+	})()`, 30*time.Second, `(document.getElementById("leaderboard-page") || {textContent: ""}).textContent`)
+	if entries != `["labeller"]` {
+		t.Errorf("board %s, want labeller alone", entries)
+	}
+	note := b.text("#launch-not-run")
+	if !strings.HasPrefix(note, "ghost was not run: its binding in benchy.runtime.yaml runs ") || !strings.Contains(note, "does not exist") || strings.Contains(note, "systems[") {
+		t.Errorf("the note reads %q", note)
+	}
+	if b.exists("#launch-error") {
+		t.Errorf("an error beside the note: %s", b.text("#launch-error"))
+	}
+	t.Logf("board %s; note: %s", entries, note)
+	b.screenshot("leaderboard-not-installed")
+
+	b.open(srv.URL("/runs?benchmark=benchmark.yaml"))
+	b.clickJS(`#systems input.system-binding[data-name="ghost"]`)
+	poll[bool](b, "#start to say it runs 2 systems", `document.getElementById("start").textContent.trim() === "Run 2 systems"`, 5*time.Second, "")
+	b.clickJS("#start")
+	followed := poll[string](b, "the run of the system that can run", `(() => {
+		const n = document.getElementById("not-run"), s = document.getElementById("run-system");
+		return n && !n.hidden && s && s.textContent.trim();
+	})()`, 10*time.Second, `(document.getElementById("runs-page") || {textContent: ""}).textContent`)
+	if followed != "labeller" || b.count("#live-cards .live-card") != 0 {
+		t.Errorf("the page follows %q (%d cards), want labeller's run alone", followed, b.count("#live-cards .live-card"))
+	}
+	if note := b.text("#not-run"); !strings.HasPrefix(note, "ghost was not run: ") {
+		t.Errorf("the runs page's note reads %q", note)
+	}
+	b.screenshot("runs-not-installed")
+}

@@ -95,13 +95,15 @@ func (p *Page) launchPlan() ([]launchChoice, bool) {
 }
 
 // onRunEvery reads the AI-systems of the benchmark's other files, then starts one run per
-// system in one request and follows them; the board is read again when all have ended.
+// system in one request and follows them; the board is read again when all have ended. A
+// system the server refuses (its program not installed here) is left out and said so, and
+// the others run (live.Start).
 func (p *Page) onRunEvery(ctx app.Context, e app.Event) {
 	if p.launching || !p.file.Has(p.bench) {
 		return
 	}
 	bench, own, bindings, others := p.bench, p.file.Value.AISystem(), p.bindings.Value.Bindings, p.siblings()
-	p.launching, p.launchErr = true, nil
+	p.launching, p.launchErr, p.notRun = true, nil, nil
 	ctx = p.pageCtx
 	ctx.Async(func() {
 		var sibs []*api.AISystem
@@ -112,24 +114,21 @@ func (p *Page) onRunEvery(ctx app.Context, e app.Event) {
 		}
 		plan := everySystem(own, sibs, bindings)
 		req := api.StartRun{Benchmark: bench}
+		labels := make([]string, 0, len(plan))
 		for _, c := range plan {
 			req.Systems = append(req.Systems, c.choice)
+			labels = append(labels, c.label)
 		}
-		out, err := client.Default.StartRun(ctx, req)
+		ids, notRun, err := live.Start(ctx, client.Default.StartRun, req, labels)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.launching = false
 			if bench != p.bench {
 				return
 			}
-			if err != nil {
-				p.launchErr = err
-				return
+			p.launchErr, p.notRun = err, notRun
+			if err == nil && len(ids) > 0 {
+				p.follow(ctx, ids)
 			}
-			ids := out.IDs
-			if len(ids) == 0 {
-				ids = []string{out.ID}
-			}
-			p.follow(ctx, ids)
 		})
 	})
 }
@@ -190,6 +189,9 @@ func (p *Page) renderEmpty(b *api.Leaderboard) app.UI {
 	body = append(body, app.P().Class("muted small").Body(
 		app.Text("Or "), app.A().Href(ui.RunsURL(p.bench, "")).Text("choose the systems on the runs page"), app.Text("."),
 	))
+	if len(p.launched) == 0 && len(p.notRun) > 0 {
+		body = append(body, renderNotRun(p.notRun))
+	}
 	if p.launchErr != nil {
 		err := p.launchErr
 		body = append(body, app.Div().ID("launch-error").Class("notice error").Role("alert").Body(
@@ -198,4 +200,13 @@ func (p *Page) renderEmpty(b *api.Leaderboard) app.UI {
 		))
 	}
 	return app.Section().ID("board-empty").Class("panel").Style("margin-bottom", "12px").Body(body...)
+}
+
+// renderNotRun says which systems a launch left out, and why: the server refused them.
+func renderNotRun(notRun []live.NotRun) app.UI {
+	lines := make([]app.UI, 0, len(notRun))
+	for _, n := range notRun {
+		lines = append(lines, app.Div().Class("not-run").DataSet("system", n.System).Text(n.Text()))
+	}
+	return app.Div().ID("launch-not-run").Class("notice").Role("status").Body(lines...)
 }

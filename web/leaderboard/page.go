@@ -27,7 +27,8 @@ type Page struct {
 
 	launching bool
 	launchErr error
-	launched  []*live.Run // the runs "Run every system" started
+	notRun    []live.NotRun // the systems the server refused to run, the others ran
+	launched  []*live.Run   // the runs "Run every system" started
 
 	// pageCtx is the context of the page's last navigation: updates dispatched through an
 	// element's event context are dropped once the element goes (go-app's Dispatch checks
@@ -45,7 +46,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	p.pageCtx = ctx
 	if bench != p.bench {
 		p.stopLaunched()
-		p.launchErr, p.picks = nil, nil
+		p.launchErr, p.notRun, p.picks = nil, nil, nil
 		p.file.Reset()
 		p.bindings.Reset()
 	}

@@ -42,6 +42,7 @@ func (p *Page) renderBoard() app.UI {
 		app.If(len(p.launched) > 0, func() app.UI {
 			return app.Section().ID("board-launch").Class("panel").Style("margin-bottom", "12px").Body(
 				app.H2().Text("Runs started from this board"),
+				app.If(len(p.notRun) > 0, func() app.UI { return renderNotRun(p.notRun) }),
 				live.Cards("launch-cards", p.launched, nil),
 			)
 		}),

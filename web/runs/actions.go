@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/live"
 	"github.com/benchy-eval/benchy/web/ui"
 )
 
@@ -29,7 +30,8 @@ func (p *Page) onRetry(ctx app.Context, e app.Event) {
 }
 
 // onStart asks the server to run the shown benchmark against the picked AI-systems, then
-// follows the new runs: one in full, several side by side.
+// follows the new runs: one in full, several side by side. A system the server refuses by
+// name (its program not installed here) is left out and said so; the others run.
 func (p *Page) onStart(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	choices := p.picked()
@@ -49,22 +51,22 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 		p.runErr = err
 		return
 	}
-	p.starting, p.runErr = true, nil
-	path := p.path
+	p.starting, p.runErr, p.notRun = true, nil, notRun{}
+	path, labels := p.path, p.choiceLabels(choices)
 	ctx.Async(func() {
-		out, err := client.Default.StartRun(ctx, req)
+		ids, left, err := live.Start(ctx, client.Default.StartRun, req, labels)
 		ctx.Dispatch(func(ctx app.Context) {
 			p.starting = false
 			p.loadBindings(ctx) // the start read the runtime file as it is now: so does the binding line
+			p.notRun = notRun{systems: left, ids: ids}
 			if err != nil {
 				p.runErr = err
 				return
 			}
-			p.loadRuns(ctx)
-			ids := out.IDs
 			if len(ids) == 0 {
-				ids = []string{out.ID}
+				return // every system was refused: the notes say why
 			}
+			p.loadRuns(ctx)
 			ctx.Navigate(ui.RunsBatchURL(path, ids))
 		})
 	})

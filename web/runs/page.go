@@ -27,7 +27,8 @@ type Page struct {
 	limit       string
 	concurrency string
 	starting    bool
-	runErr      error // of the last start, cancel or resume
+	runErr      error  // of the last start, cancel or resume
+	notRun      notRun // the systems the last start left out
 
 	runs  ui.Load[[]api.Run] // the benchmark's, keyed by its path
 	picks []string
@@ -143,7 +144,7 @@ func (p *Page) choose(ctx app.Context, path string) {
 	if path == p.path && p.file.Key == path && p.file.Err == nil {
 		return // shown, or on its way
 	}
-	p.path, p.runErr = path, nil
+	p.path, p.runErr, p.notRun = path, nil, notRun{}
 	p.systems = systemPicks{}
 	p.file.Reset()
 	if !p.runs.Has(path) {

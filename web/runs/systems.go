@@ -95,16 +95,57 @@ func (p *Page) providers() []string {
 // picked are the systems the start button runs.
 func (p *Page) picked() []api.SystemChoice { return p.systems.choices(p.otherBindings()) }
 
-// renderSystems lists the AI-systems the benchmark can run against, to check.
-func (p *Page) renderSystems() app.UI {
-	ownLabel := "its own AI-system"
-	if sys := p.file.Value.AISystem(); p.file.OK && sys != nil {
-		if sys.Type == "model" {
-			ownLabel = sys.Provider + "/" + sys.Model
-		} else {
-			ownLabel = sys.ID
+// ownLabel names the benchmark's own AI-system as runs record it: its id, or provider/model.
+func (p *Page) ownLabel() string {
+	sys := p.file.Value.AISystem()
+	switch {
+	case !p.file.OK || sys == nil:
+		return "its own AI-system"
+	case sys.Type == "model":
+		return sys.Provider + "/" + sys.Model
+	}
+	return sys.ID
+}
+
+// choiceLabels name choices as the runs will record them, for the notes of a start.
+func (p *Page) choiceLabels(choices []api.SystemChoice) []string {
+	out := make([]string, len(choices))
+	for i, c := range choices {
+		switch {
+		case c.Own:
+			out[i] = p.ownLabel()
+		case c.Model != "":
+			out[i] = c.Model
+		default:
+			out[i] = c.System
 		}
 	}
+	return out
+}
+
+// notRun are the systems a start left out, the server having refused them, and the runs
+// it started: the notes show while those runs are followed (or when none started).
+type notRun struct {
+	systems []live.NotRun
+	ids     []string
+}
+
+// renderNotRun says which picked systems did not run, and why.
+func (p *Page) renderNotRun() app.UI {
+	n := p.notRun
+	if len(n.systems) == 0 || len(n.ids) > 0 && !slices.Equal(n.ids, p.followedIDs()) {
+		return app.Div().ID("not-run").Hidden(true)
+	}
+	lines := make([]app.UI, 0, len(n.systems))
+	for _, s := range n.systems {
+		lines = append(lines, app.Div().Class("not-run").DataSet("system", s.System).Text(s.Text()))
+	}
+	return app.Div().ID("not-run").Class("notice").Role("status").Body(lines...)
+}
+
+// renderSystems lists the AI-systems the benchmark can run against, to check.
+func (p *Page) renderSystems() app.UI {
+	ownLabel := p.ownLabel()
 	items := []app.UI{
 		app.Label().Class("system-choice").Body(
 			app.Input().Type("checkbox").ID("system-own").Checked(!p.systems.notOwn).OnChange(p.onOwn),

@@ -139,6 +139,7 @@ func (p *Page) renderSetup() app.UI {
 		p.renderSystems(),
 		form,
 		p.renderRunError(),
+		p.renderNotRun(),
 	)
 }
 

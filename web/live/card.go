@@ -27,10 +27,7 @@ func Cards(id string, runs []*Run, onCancel func(id string) app.EventHandler) ap
 // it ended. onCancel, when set, is its Cancel button's handler while it runs.
 func Card(r *Run, onCancel app.EventHandler) app.UI {
 	rec := r.Record
-	status := rec.Status
-	if !r.Loaded {
-		status = "loading"
-	}
+	status, _ := r.Phase()
 	label := r.Label()
 	if label == "" {
 		label = ui.ShortID(r.ID)
@@ -85,8 +82,9 @@ func outcome(r *Run) app.UI {
 		return app.Div().Class("live-failure error small").Text(ui.RunError(r.Record.Error))
 	case api.Cancelled, api.Interrupted:
 		return app.Div().Class("muted small").Text("This run was " + r.Record.Status + " with " + ui.Plural(r.Record.Done, "stored result") + ".")
-	case api.Queued:
-		return app.Div().Class("muted small").Text("Waiting for a free slot.")
+	}
+	if _, note := r.Phase(); note != "" {
+		return app.Div().Class("live-phase muted small").Text(note + ".")
 	}
 	return app.Div()
 }

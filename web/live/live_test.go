@@ -64,3 +64,44 @@ func TestCardsRender(t *testing.T) {
 		t.Error("no cards")
 	}
 }
+
+// TestPhase: what a card says of a run before its first result. A run that started at
+// once showed "queued · Waiting for a free slot" and "0 / — examples" until then.
+func TestPhase(t *testing.T) {
+	for _, c := range []struct {
+		r            Run
+		status, note string
+	}{
+		{Run{}, "loading", ""},
+		{Run{Loaded: true, Record: api.Run{Status: api.Queued}}, "queued", "Waiting for a free slot"},
+		{Run{Loaded: true, Record: api.Run{Status: api.Running}}, "starting", "Validating the dataset"},
+		{Run{Loaded: true, Record: api.Run{Status: api.Running, Total: 60}}, "running", ""},
+		{Run{Loaded: true, Record: api.Run{Status: api.Completed, Total: 60, Done: 60}}, "completed", ""},
+	} {
+		if status, note := c.r.Phase(); status != c.status || note != c.note {
+			t.Errorf("%+v: %q %q, want %q %q", c.r.Record, status, note, c.status, c.note)
+		}
+	}
+}
+
+// TestAdvance: a fresher read of the record moves a run heard queued on to running; it
+// never moves a run back, nor ends one (the stream's done event does).
+func TestAdvance(t *testing.T) {
+	rec := func(status string, done, total int) api.Run { return api.Run{Status: status, Done: done, Total: total} }
+	for _, c := range []struct {
+		name      string
+		cur, read api.Run
+		want      api.Run
+	}{
+		{"queued, the record says running: running", rec(api.Queued, 0, 0), rec(api.Running, 0, 0), rec(api.Running, 0, 0)},
+		{"the counts only grow", rec(api.Queued, 3, 60), rec(api.Running, 1, 60), rec(api.Running, 3, 60)},
+		{"still queued", rec(api.Queued, 0, 0), rec(api.Queued, 0, 0), rec(api.Queued, 0, 0)},
+		{"running, an older read says queued: running", rec(api.Running, 5, 60), rec(api.Queued, 0, 0), rec(api.Running, 5, 60)},
+		{"the end is the stream's", rec(api.Queued, 0, 0), rec(api.Completed, 60, 60), rec(api.Queued, 0, 0)},
+	} {
+		got := advance(c.cur, c.read)
+		if got.Status != c.want.Status || got.Done != c.want.Done || got.Total != c.want.Total {
+			t.Errorf("%s: %s %d/%d, want %s %d/%d", c.name, got.Status, got.Done, got.Total, c.want.Status, c.want.Done, c.want.Total)
+		}
+	}
+}

@@ -83,6 +83,9 @@ func Follow(ctx app.Context, id string, known *api.Run, h Hooks) *Run {
 		if err != nil || !api.Active(rec.Status) {
 			return
 		}
+		if rec.Status == api.Queued {
+			ctx.Async(func() { r.watchQueued(c, update) })
+		}
 		if r.stream(c, update) {
 			r.settle(c, update, ended)
 			return
@@ -102,6 +105,22 @@ func (r *Run) Stop() {
 
 // Active reports whether the run may still change, as last heard.
 func (r *Run) Active() bool { return !r.Loaded || api.Active(r.Record.Status) }
+
+// Phase is the run's status for its badge, and what it is doing when the status alone does
+// not say: a run that is running before it knows its number of examples is "starting",
+// validating the dataset (its events say total 0 until the validation pass has counted them).
+func (r *Run) Phase() (status, note string) {
+	rec := r.Record
+	switch {
+	case !r.Loaded:
+		return "loading", ""
+	case rec.Status == api.Queued:
+		return api.Queued, "Waiting for a free slot"
+	case rec.Status == api.Running && rec.Total == 0:
+		return "starting", "Validating the dataset"
+	}
+	return rec.Status, ""
+}
 
 // Label names the run's AI-system: its label, else its binding, else "".
 func (r *Run) Label() string {
@@ -151,6 +170,57 @@ func (r *Run) stream(c context.Context, update updater) bool {
 		return true
 	})
 	return done && c.Err() == nil
+}
+
+// QueuedEvery is how often the record of a run last heard queued is read: its events say
+// nothing of its start (their totals are 0 until the dataset is validated), and a run that
+// started at once would show "queued" until its first result.
+const QueuedEvery = 500 * time.Millisecond
+
+// watchQueued reads the run's record while the run is heard queued, and takes the
+// record's status when it is further along (advance).
+func (r *Run) watchQueued(c context.Context, update updater) {
+	for {
+		select {
+		case <-c.Done():
+			return
+		case <-time.After(QueuedEvery):
+		}
+		rec, err := client.Default.Run(c, r.ID)
+		if c.Err() != nil || client.StatusIs(err, 404) {
+			return
+		}
+		if err != nil {
+			continue
+		}
+		more := make(chan bool, 1)
+		update(func(ctx app.Context) {
+			r.Record = advance(r.Record, rec)
+			more <- r.Record.Status == api.Queued
+		})
+		select {
+		case <-c.Done():
+			return
+		case still := <-more:
+			if !still {
+				return
+			}
+		case <-time.After(10 * QueuedEvery): // the update was dropped: read again
+		}
+	}
+}
+
+// advance is the followed record cur with what a fresher read of the record, rec, says of
+// the run's start: rec's status when it is further along than cur's (queued, then running),
+// its start time, and counts that only grow. How the run ends is the stream's to say
+// (its "done" event, then the record read again).
+func advance(cur, rec api.Run) api.Run {
+	if cur.Status != api.Queued || rec.Status != api.Running {
+		return cur
+	}
+	cur.Status, cur.StartedAt = rec.Status, rec.StartedAt
+	cur.Total, cur.Done = max(cur.Total, rec.Total), max(cur.Done, rec.Done)
+	return cur
 }
 
 // poll reads the run every PollEvery until it ends (or the page stops following it).

@@ -22,10 +22,7 @@ func (p *Page) renderLive() app.UI {
 	}
 	l := p.followed[0]
 	r := l.Record
-	status := r.Status
-	if !l.Loaded {
-		status = "loading"
-	}
+	status, note := l.Phase()
 	head := app.Div().Class("toolbar").Body(
 		app.H2().Style("margin", "0").Body(app.Text("Run "), app.Span().Class("mono").Title(l.ID).Text(l.ID)),
 		app.If(l.Label() != "", func() app.UI {
@@ -69,6 +66,8 @@ func (p *Page) renderLive() app.UI {
 		),
 		app.If(r.Status == api.Queued, func() app.UI {
 			return app.P().ID("run-queued").Class("muted").Text("Waiting for a free slot: the server runs a few runs at once and queues the rest.")
+		}).ElseIf(note != "", func() app.UI {
+			return app.P().ID("run-phase").Class("muted").Text(note + ".")
 		}),
 		app.If(l.Polling && api.Active(r.Status), func() app.UI {
 			return app.P().Class("muted").Text("Live updates are unavailable; checking the run every second.")

@@ -13,9 +13,6 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-// maxRuns bounds the completed runs of one benchmark a board looks through.
-const maxRuns = 100_000
-
 // Build is the leaderboard of benchmark benchmarkHash on dataset digest (the newest
 // completed run's dataset when digest is ""), through Default.
 func Build(st *store.Store, benchmarkHash, digest string) (api.Leaderboard, error) {
@@ -50,31 +47,35 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 	if benchmarkHash == "" { // a benchmark of no hash (a run stored without one) has no board
 		return b, nil
 	}
-	runs, err := st.ListRuns(store.Filter{BenchmarkHash: benchmarkHash, Status: store.Completed}, maxRuns)
+	l, err := c.listing(st, benchmarkHash)
 	if err != nil {
 		return b, err
 	}
-	b.Datasets, b.Unrecorded = datasets(runs)
+	b.Datasets, b.Unrecorded = slices.Clone(l.datasets), l.unrecorded
 	if digest == "" && len(b.Datasets) > 0 {
 		b.DatasetDigest = b.Datasets[0].Digest
+	}
+	if b.DatasetDigest == "" {
+		return b, nil
+	}
+	// The store picks each system's latest completed full run; only their reports are read.
+	// One whose report does not decode, or has no score, is left out.
+	runs, err := c.leaders(st, l, b.DatasetDigest)
+	if err != nil {
+		return b, err
 	}
 	latest := map[string]*entry{} // by system hash
 	var order []string
 	for _, r := range runs {
-		if r.DatasetDigest == "" || r.DatasetDigest != b.DatasetDigest {
-			continue
-		}
 		var rep api.Report
 		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil || !full(r, rep) {
 			continue
 		}
 		sys := systemHash(r)
-		if e, ok := latest[sys]; ok && !newer(r, e.run) {
-			continue
-		} else if !ok {
+		if _, ok := latest[sys]; !ok {
 			order = append(order, sys)
+			latest[sys] = &entry{run: r, rep: rep}
 		}
-		latest[sys] = &entry{run: r, rep: rep}
 	}
 	entries := make([]*entry, 0, len(order))
 	for _, sys := range order {
@@ -135,17 +136,6 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 // full says run r took the whole dataset: no --limit, or one above what it evaluated.
 func full(r store.Run, rep api.Report) bool {
 	return r.Options.Limit == 0 || r.Options.Limit > rep.Summary.Examples
-}
-
-// newer says run r finished after run s (the later id, of two finished together).
-func newer(r, s store.Run) bool {
-	switch {
-	case r.FinishedAt == nil || s.FinishedAt == nil:
-		return r.ID > s.ID
-	case !r.FinishedAt.Equal(*s.FinishedAt):
-		return r.FinishedAt.After(*s.FinishedAt)
-	}
-	return r.ID > s.ID
 }
 
 // systemHash is the identity a board has one row per; a run without a recorded system
@@ -218,30 +208,6 @@ func (c *Cache) versusLeader(e, leader *entry, o, lo *outcomes) {
 	iv := api.Interval(d.interval)
 	e.DeltaVsLeader, e.DeltaInterval = d.mean, &iv
 	e.Significant = iv.Low > 0 || iv.High < 0
-}
-
-// datasets lists the digests runs took, newest first (runs come newest first), with
-// their number of systems, and counts the runs without one.
-func datasets(runs []store.Run) ([]api.LeaderboardDataset, int) {
-	out := []api.LeaderboardDataset{}
-	systems := map[string]map[string]bool{}
-	unrecorded := 0
-	for _, r := range runs {
-		d := r.DatasetDigest
-		if d == "" {
-			unrecorded++
-			continue
-		}
-		if systems[d] == nil {
-			systems[d] = map[string]bool{}
-			out = append(out, api.LeaderboardDataset{Digest: d})
-		}
-		systems[d][systemHash(r)] = true
-	}
-	for i := range out {
-		out[i].Systems = len(systems[out[i].Digest])
-	}
-	return out, unrecorded
 }
 
 // names is a board's benchmark and dataset, briefly: the text form's last line.

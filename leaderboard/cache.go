@@ -77,8 +77,9 @@ func percentile(xs []float64, p float64) *float64 {
 
 // Cache keeps the outcomes of completed runs, keyed by run id and finish time (a run that
 // finished again after a resume is another key), up to a bound in bytes, the least
-// recently used forgotten first. It also keeps the paired differences it computed. Its
-// methods are safe for concurrent use.
+// recently used forgotten first. It also keeps the paired differences it computed, and each
+// benchmark's listing of datasets and leading runs (listing.go). Its methods are safe for
+// concurrent use.
 type Cache struct {
 	mu     sync.Mutex
 	max    int64
@@ -86,6 +87,7 @@ type Cache struct {
 	tick   uint64
 	runs   map[runKey]*cached
 	deltas map[[2]runKey]delta
+	lists  map[string]*listing // by benchmark hash
 }
 
 type runKey struct {
@@ -114,7 +116,7 @@ var Default = NewCache(DefaultBytes)
 
 // NewCache returns a cache that keeps at most maxBytes of outcomes.
 func NewCache(maxBytes int64) *Cache {
-	return &Cache{max: maxBytes, runs: map[runKey]*cached{}, deltas: map[[2]runKey]delta{}}
+	return &Cache{max: maxBytes, runs: map[runKey]*cached{}, deltas: map[[2]runKey]delta{}, lists: map[string]*listing{}}
 }
 
 func keyOf(r store.Run) runKey {

@@ -1,0 +1,84 @@
+package store
+
+// What a leaderboard reads of the runs table: the latest completed full run of each
+// AI-system of one benchmark and dataset, and the datasets the benchmark's runs took,
+// selected in SQL over the runs_by_benchmark_hash index. A board once listed every
+// completed run of its benchmark and decoded each report: 2.5 s a request at 50,000 runs,
+// and beyond 100,000 the older systems dropped off. These read the few runs a board shows.
+
+// systemKey is the identity a board has one row per: the system's hash, or for a run
+// without one (none since migration 3 backfilled them) the run itself.
+const systemKey = `CASE system_hash WHEN '' THEN 'run:' || id ELSE system_hash END`
+
+// Leaders returns, of the completed runs of benchmark hash benchmarkHash on dataset
+// digest, the latest full run (no --limit, or one above the examples it evaluated) of
+// each AI-system, latest finished first (the later id of two finished together).
+func (s *Store) Leaders(benchmarkHash, digest string) ([]Run, error) {
+	// finished_at has a fixed width (timeFormat): the greatest finished_at || id is the
+	// latest finished, then the later id.
+	rows, err := s.r.Query(`SELECT `+runColumns+` FROM runs WHERE id IN (
+		SELECT substr(max(finished_at || id), ?) FROM runs
+		WHERE benchmark_hash = ? AND dataset_digest = ? AND status = 'completed' AND finished_at IS NOT NULL
+			AND (instr(options, '"limit"') = 0 OR coalesce(json_extract(options, '$.limit'), 0) = 0
+				OR json_extract(options, '$.limit') > coalesce(json_extract(summary, '$.examples'), 0))
+		GROUP BY `+systemKey+`)
+		ORDER BY finished_at DESC, id DESC`, len(timeFormat)+1, benchmarkHash, digest)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for rows.Next() {
+		var r Run
+		if err := scanRun(rows, &r); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(rows)
+}
+
+// DatasetCount is a dataset the completed runs of a benchmark took, and how many
+// AI-systems took it.
+type DatasetCount struct {
+	Digest  string
+	Systems int
+}
+
+// Datasets lists the datasets the completed runs of benchmark hash benchmarkHash took,
+// the newest run's first, and counts the completed runs that recorded none.
+func (s *Store) Datasets(benchmarkHash string) ([]DatasetCount, int, error) {
+	rows, err := s.r.Query(`SELECT dataset_digest, count(DISTINCT `+systemKey+`), count(*), max(id) AS newest
+		FROM runs WHERE benchmark_hash = ? AND status = 'completed'
+		GROUP BY dataset_digest ORDER BY newest DESC`, benchmarkHash)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, unrecorded := []DatasetCount{}, 0
+	for rows.Next() {
+		var d DatasetCount
+		var n int
+		var newest string
+		if err := rows.Scan(&d.Digest, &d.Systems, &n, &newest); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		if d.Digest == "" {
+			unrecorded = n
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, unrecorded, closeRows(rows)
+}
+
+// CompletedRuns counts the completed runs of benchmark hash benchmarkHash and names the
+// greatest id among them, from the index alone. A completed run stays completed and runs
+// are never deleted, so the count grows with every run that completes; with the id (ids
+// are random past their millisecond) the two name one state of one store: what a cache
+// of Leaders and Datasets is valid for.
+func (s *Store) CompletedRuns(benchmarkHash string) (n int, newest string, err error) {
+	err = s.r.QueryRow(`SELECT count(*), coalesce(max(id), '') FROM runs WHERE benchmark_hash = ? AND status = 'completed'`,
+		benchmarkHash).Scan(&n, &newest)
+	return n, newest, err
+}

@@ -42,6 +42,11 @@ var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 // boardKeys reads which board a query names: its benchmark hash (a file's, compiled
 // afresh, or given), its dataset digest ("" for the newest) and the file asked for.
 func (s *Server) boardKeys(q url.Values) (hash, digest, path string, err error) {
+	for _, k := range []string{"benchmark", "benchmark_hash", "dataset_digest"} {
+		if len(q[k]) > 1 { // Get reads the first: the board of one, a page naming another
+			return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "?%s= is given %d times: name it once", k, len(q[k]))
+		}
+	}
 	digest = q.Get("dataset_digest")
 	if digest != "" && !hashPattern.MatchString(digest) {
 		return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "dataset_digest is sha256: and 64 lowercase hex digits")

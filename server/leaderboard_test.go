@@ -109,6 +109,9 @@ func TestLeaderboardAPI(t *testing.T) {
 		{"?benchmark=data/invoices.jsonl", http.StatusBadRequest, api.BadPath},
 		{"?benchmark=broken.yaml", http.StatusBadRequest, api.InvalidBenchmark},
 		{"?benchmark=missing.yaml", http.StatusNotFound, api.NotFound},
+		{"?benchmark=benchmark.yaml&benchmark=other.yaml", http.StatusBadRequest, api.BadRequest},
+		{"?benchmark_hash=" + board.BenchmarkHash + "&benchmark_hash=" + board.BenchmarkHash, http.StatusBadRequest, api.BadRequest},
+		{"?benchmark_hash=" + board.BenchmarkHash + "&dataset_digest=" + board.DatasetDigest + "&dataset_digest=" + board.DatasetDigest, http.StatusBadRequest, api.BadRequest},
 	} {
 		r := call(t, srv, "GET", "/api/leaderboard"+c.query, "")
 		if r.status != c.status || errorCode(t, r) != c.code {

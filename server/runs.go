@@ -60,6 +60,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if req.Limit < 0 || req.Concurrency < 0 || req.Concurrency > MaxConcurrency {
 		return refuse(http.StatusBadRequest, api.BadRequest, "limit must be at least 0 and concurrency from 0 (the default) to %d, the most workers this server gives a run", MaxConcurrency)
 	}
+	if req.Systems != nil && len(req.Systems) == 0 {
+		return refuse(http.StatusBadRequest, api.BadRequest, "systems is empty; leave it out to run the file's own AI-system")
+	}
 	if err := checkSystems(req.Systems); err != nil {
 		return err
 	}
@@ -130,6 +133,7 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 	}
 	jobs := make([]*job, len(req.Systems))
 	specs := make([]store.RunSpec, len(req.Systems))
+	seen := map[string]int{} // system hash -> the item that named it first
 	defer func() {
 		for _, j := range jobs {
 			if j != nil && j.id == "" {
@@ -164,6 +168,11 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 		case err != nil:
 			return err
 		}
+		// Two items of one AI-system (its own and its id, say) would queue two identical runs.
+		if first, dup := seen[plan.System.Hash]; dup {
+			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d] and systems[%d] are the same AI-system (%s): name it once", first, i, plan.System.Label)
+		}
+		seen[plan.System.Hash] = i
 		jobs[i] = newJob(plan, ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit})
 		specs[i] = plan.Spec(req.Benchmark, store.Options{Limit: req.Limit, Concurrency: req.Concurrency})
 	}
@@ -292,6 +301,13 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash"), BenchmarkHash: q.Get("benchmark_hash"),
 		DatasetDigest: q.Get("dataset_digest"), Status: store.Status(q.Get("status"))}
+	// A malformed hash matches no run: say so, as the leaderboard does, rather than answer
+	// an empty list.
+	for _, c := range []struct{ name, value string }{{"benchmark_hash", f.BenchmarkHash}, {"dataset_digest", f.DatasetDigest}} {
+		if c.value != "" && !hashPattern.MatchString(c.value) {
+			return refuse(http.StatusBadRequest, api.BadRequest, "%s is sha256: and 64 lowercase hex digits", c.name)
+		}
+	}
 	switch f.Status {
 	case "", store.Queued, store.Running, store.Completed, store.Aborted, store.Cancelled, store.Interrupted:
 	default:

@@ -39,10 +39,16 @@ func TestStartRunSystems(t *testing.T) {
 	_, srv := serve(t, Config{Workspace: dir})
 	var started api.Started
 	decode(t, srv, "POST", "/api/runs", `{"benchmark": "slow/benchmark.yaml", "systems": [
-		{"system": "slow-too"}, {"own": true}, {"yaml": "ai-system:\n  type: external\n  id: slow-too\n"}]}`, http.StatusAccepted, &started)
-	if len(started.IDs) != 3 || started.ID != started.IDs[0] {
-		t.Fatalf("started %+v, want three ids, the first as id", started)
+		{"system": "slow-too"}, {"own": true}]}`, http.StatusAccepted, &started)
+	if len(started.IDs) != 2 || started.ID != started.IDs[0] {
+		t.Fatalf("started %+v, want two ids, the first as id", started)
 	}
+	// A system file naming slow-too is the same system: in a request of its own (one request
+	// naming it twice is refused: TestStartRunSystemsRefused).
+	var again api.Started
+	decode(t, srv, "POST", "/api/runs", `{"benchmark": "slow/benchmark.yaml", "systems": [
+		{"yaml": "ai-system:\n  type: external\n  id: slow-too\n"}]}`, http.StatusAccepted, &again)
+	started.IDs = append(started.IDs, again.IDs...)
 	var runs []api.Run
 	for _, id := range started.IDs {
 		runs = append(runs, waitStatus(t, srv, id, store.Completed))
@@ -92,6 +98,12 @@ func TestStartRunSystemsRefused(t *testing.T) {
 		{"an id too long", items(`{"system": "` + strings.Repeat("x", maxSystemName+1) + `"}`), http.StatusBadRequest, api.BadRequest, "systems[0]: a system's id or model is at most"},
 		{"a system file too large", items(`{"yaml": "#` + strings.Repeat("x", maxSystemYAML) + `"}`), http.StatusBadRequest, api.BadRequest, "as a benchmark file is"},
 		{"a benchmark that does not compile", `{"benchmark": "broken.yaml", "systems": [{"own": true}]}`, http.StatusBadRequest, api.InvalidBenchmark, "broken.yaml has"},
+		{"no systems", `{"benchmark": "slow/benchmark.yaml", "systems": []}`, http.StatusBadRequest, api.BadRequest,
+			"systems is empty; leave it out to run the file's own AI-system"},
+		{"one system twice", items(`{"own": true}`, `{"system": "slow-too"}`, `{"own": true}`), http.StatusBadRequest, api.BadRequest,
+			"systems[0] and systems[2] are the same AI-system (slow-system)"},
+		{"one system twice in two forms", items(`{"system": "slow-too"}`, `{"yaml": "ai-system:\n  type: external\n  id: slow-too\n"}`),
+			http.StatusBadRequest, api.BadRequest, "systems[0] and systems[1] are the same AI-system (slow-too)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := call(t, srv, "POST", "/api/runs", tc.body)
@@ -122,18 +134,20 @@ func TestStartRunSystemsRefused(t *testing.T) {
 func TestStartRunSystemsQueue(t *testing.T) {
 	dir := systemsWorkspace(t, slow{gate: true}) // the running run holds its answers
 	_, srv := serve(t, Config{Workspace: dir, MaxRuns: 1})
-	sixteen := `{"benchmark": "slow/benchmark.yaml", "systems": [` + strings.Repeat(`{"own": true}, `, maxSystems-1) + `{"system": "slow-too"}]}`
+	two := `{"benchmark": "slow/benchmark.yaml", "systems": [{"own": true}, {"system": "slow-too"}]}`
 	var started api.Started
-	decode(t, srv, "POST", "/api/runs", sixteen, http.StatusAccepted, &started) // 1 running, 15 queued
-	decode(t, srv, "POST", "/api/runs", sixteen, http.StatusAccepted, &started) // 31 queued
-	r := call(t, srv, "POST", "/api/runs", sixteen)
+	for range maxSystems - 1 { // 1 running, 29 queued
+		decode(t, srv, "POST", "/api/runs", two, http.StatusAccepted, &started)
+	}
+	decode(t, srv, "POST", "/api/runs", two, http.StatusAccepted, &started) // 31 queued
+	r := call(t, srv, "POST", "/api/runs", two)
 	if r.status != http.StatusTooManyRequests || !strings.Contains(r.body, string(api.QueueFull)) {
-		t.Errorf("a request of 16 with room for 1: %d %s, want 429 queue_full", r.status, r.body)
+		t.Errorf("a request of 2 with room for 1: %d %s, want 429 queue_full", r.status, r.body)
 	}
 	var list api.Runs
 	decode(t, srv, "GET", "/api/runs?limit=100", "", http.StatusOK, &list)
 	if len(list.Runs) != 2*maxSystems {
-		t.Errorf("%d runs stored, want the %d of the two requests taken", len(list.Runs), 2*maxSystems)
+		t.Errorf("%d runs stored, want the %d of the requests taken", len(list.Runs), 2*maxSystems)
 	}
 	startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "systems": [{"own": true}]}`) // the room left
 	openGate(t, dir)

@@ -63,8 +63,8 @@ func TestRunInvoice(t *testing.T) {
 	t.Run("list", func(t *testing.T) {
 		bh := v.BenchmarkHash
 		for query, want := range map[string]int{"": 1, "?benchmark=benchmark.yaml": 1, "?ir_hash=" + hash: 1, "?benchmark=other.yaml": 0, "?limit=1": 1,
-			"?benchmark_hash=" + bh: 1, "?benchmark_hash=sha256:00": 0, "?benchmark_hash=" + bh + "&dataset_digest=" + v.DatasetDigest: 1,
-			"?dataset_digest=sha256:00": 0, "?status=completed": 1, "?status=running": 0} {
+			"?benchmark_hash=" + bh: 1, "?benchmark_hash=sha256:" + strings.Repeat("0", 64): 0, "?benchmark_hash=" + bh + "&dataset_digest=" + v.DatasetDigest: 1,
+			"?dataset_digest=sha256:" + strings.Repeat("0", 64): 0, "?status=completed": 1, "?status=running": 0} {
 			var list struct{ Runs []api.Run }
 			decode(t, srv, "GET", "/api/runs"+query, "", http.StatusOK, &list)
 			if len(list.Runs) != want || (want == 1 && (list.Runs[0].ID != id || len(list.Runs[0].IR) != 0)) {
@@ -76,6 +76,12 @@ func TestRunInvoice(t *testing.T) {
 		}
 		if r := call(t, srv, "GET", "/api/runs?status=done", ""); r.status != http.StatusBadRequest {
 			t.Errorf("status=done: %d", r.status)
+		}
+		// A malformed hash is a 400, as the leaderboard answers it, not an empty list.
+		for _, q := range []string{"benchmark_hash=xyz", "benchmark_hash=sha256:00", "dataset_digest=sha256:00", "dataset_digest=" + strings.ToUpper(v.DatasetDigest)} {
+			if r := call(t, srv, "GET", "/api/runs?"+q, ""); r.status != http.StatusBadRequest || errorCode(t, r) != api.BadRequest {
+				t.Errorf("%s: %d %s, want 400 bad_request", q, r.status, r.body)
+			}
 		}
 		if bh == "" || v.DatasetDigest == "" {
 			t.Errorf("run without identities: benchmark_hash %q, dataset_digest %q", bh, v.DatasetDigest)

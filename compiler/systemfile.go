@@ -52,7 +52,7 @@ func (c *checker) systemFile(root *yamlnode.Node) {
 		return
 	}
 	if root.Kind != yamlnode.Map {
-		c.report(diag.InvalidValue, nil, root.Pos(), "", "a system file is a mapping with the one key ai-system; found %s", root.Describe())
+		c.report(diag.InvalidValue, nil, root.Pos(), "", "a system file is a mapping with the one key ai-system; found %s", kindOnly(root))
 		return
 	}
 	for i := range root.Pairs {
@@ -72,6 +72,23 @@ func (c *checker) systemFile(root *yamlnode.Node) {
 		return
 	}
 	c.system(root)
+}
+
+// kindOnly names the kind of n without its text, unlike Describe: a file given as a system
+// file by mistake may be any file (a .env of keys is one string), and its diagnostic must
+// not show what it holds.
+func kindOnly(n *yamlnode.Node) string {
+	switch n.Kind {
+	case yamlnode.Seq:
+		return "a list"
+	case yamlnode.String:
+		return "a string"
+	case yamlnode.Int, yamlnode.Float:
+		return "a number"
+	case yamlnode.Bool:
+		return "a boolean"
+	}
+	return n.Describe()
 }
 
 // systemNode is an AI-system as the YAML it compiles from, keys in the order the compiler

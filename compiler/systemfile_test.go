@@ -106,3 +106,25 @@ func TestVerifySystem(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileSystemNeverQuotesAScalar: a file given as a system file by mistake may be
+// any file; one whose top is a scalar (a .env of keys is one string) is refused naming
+// the scalar's kind, never its text.
+func TestCompileSystemNeverQuotesAScalar(t *testing.T) {
+	const secret = "sk-secret-0123456789"
+	for _, tc := range []struct{ src, kind string }{
+		{"OPENAI_API_KEY=" + secret + "\n", "a string"},
+		{"A=" + secret + "\nB=" + secret + "\n", "a string"},
+		{"\"" + secret + "\"\n", "a string"},
+		{"1234567890123\n", "a number"},
+		{"true\n", "a boolean"},
+		{"- " + secret + "\n", "a list"},
+	} {
+		_, ds := CompileSystem([]byte(tc.src))
+		text := ds.Format("s.yaml")
+		if len(ds) != 1 || ds[0].Code != diag.InvalidValue || !strings.HasSuffix(ds[0].Message, "; found "+tc.kind) ||
+			strings.Contains(text, secret) || strings.Contains(text, "1234567890123") {
+			t.Errorf("%q: %s", tc.src, text)
+		}
+	}
+}

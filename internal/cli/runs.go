@@ -350,6 +350,10 @@ func runsCompare(e *env, args []string) int {
 	}
 	var no *compare.Refusal
 	switch {
+	case *asJSON && errors.As(err, &no):
+		return refusedJSON(e, no.Code, no.Message)
+	case *asJSON && errors.Is(err, store.ErrNotFound):
+		return refusedJSON(e, api.NotFound, err.Error())
 	case errors.As(err, &no):
 		fmt.Fprintf(e.stderr, "benchy runs compare: %s: %s\n", no.Code, no.Message)
 		return ExitFail
@@ -361,6 +365,15 @@ func runsCompare(e *env, args []string) int {
 	}
 	writeComparison(e.stdout, runs, cmp)
 	return ExitOK
+}
+
+// refusedJSON prints, for --json, the API's answer to a comparison it refuses (409 for runs
+// that are not comparable, 404 for an unknown run: server/compare.go's compareError), the
+// same bytes GET /api/runs/compare sends, and fails: a script reads the code and message
+// from one JSON document whatever the outcome.
+func refusedJSON(e *env, code api.Code, message string) int {
+	writeAPIJSON(e, "runs compare", api.Error{Error: api.ErrorDetail{Code: code, Message: message}})
+	return ExitFail
 }
 
 // writeComparison prints a comparison for people: both scores, the delta with its

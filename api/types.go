@@ -309,6 +309,9 @@ type ResultError struct {
 type ResultPage struct {
 	Results []Result `json:"results"`
 	Next    int      `json:"next"`
+	// RowsNote says why the results carry no input and expected output: the dataset
+	// changed since the run, the run recorded none, or it cannot be read now.
+	RowsNote string `json:"rows_note,omitempty"`
 }
 
 // Progress is the "progress" event of GET /api/runs/{id}/events, and a run's live progress.
@@ -401,6 +404,9 @@ type Leaderboard struct {
 	// Unrecorded counts completed runs of the benchmark stored before Benchy recorded
 	// datasets: they are in no leaderboard ("dataset not recorded").
 	Unrecorded int `json:"unrecorded"`
+	// DatasetNote says why a board asked for by file is not of the file's dataset as it
+	// stands (it does not validate now): it is of the newest completed run's.
+	DatasetNote string `json:"dataset_note,omitempty"`
 }
 
 // LeaderboardEntry is one AI-system's place.
@@ -449,8 +455,9 @@ type Grid struct {
 	DatasetDigest string       `json:"dataset_digest"`
 	Systems       []GridSystem `json:"systems"` // the leaderboard's order: the columns of each row's Cells
 	Rows          []GridRow    `json:"rows"`
-	Matched       int          `json:"matched"` // examples the filter keeps, over every page
-	Next          int          `json:"next"`    // the after of the next page, -1 on the last
+	Matched       int          `json:"matched"`             // examples the filter keeps, over every page
+	Next          int          `json:"next"`                // the after of the next page, -1 on the last
+	RowsNote      string       `json:"rows_note,omitempty"` // why the rows have no input and expected output (as ResultPage's)
 }
 
 // GridSystem is one column of the grid.
@@ -475,4 +482,7 @@ type GridCell struct {
 	Score      *float64        `json:"score"`
 	Fields     []FieldScore    `json:"fields"`
 	Error      *ResultError    `json:"error"`
+	// Clipped says Prediction is a JSON string holding the start of a longer prediction
+	// and a marker, not the prediction.
+	Clipped bool `json:"clipped,omitempty"`
 }

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-eval/benchy/adapter/runtimefile"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
+	ws "github.com/benchy-eval/benchy/internal/workspace"
 )
 
 // MaxUpload bounds a file sent to PUT /api/files as raw bytes; one sent as {"base64"} JSON
@@ -106,7 +106,7 @@ func (s *Server) commandNames(p string) (string, error) {
 			return "", fmt.Errorf("%s cannot be read whole (%d bytes at most) to see what its commands name", rt, maxRuntimeRead)
 		}
 		dir := path.Dir(rt)
-		for _, word := range commandWords(src) {
+		for _, word := range ws.CommandWords(src) {
 			named, ok := s.workspacePath(dir, word)
 			if ok && (named == p || strings.HasPrefix(p, named+"/")) {
 				return rt, nil
@@ -116,41 +116,8 @@ func (s *Server) commandNames(p string) (string, error) {
 	return "", nil
 }
 
-// commandWords are the words of a runtime file that could be paths its commands run or
-// read. Of a file that parses, only the bindings' commands and the programs they require
-// count, not its comments, names or URLs: a comment naming invoices/ must not keep a
-// benchmark from being saved there. Each argv word is split further at spaces, quotes,
-// brackets, commas, = and : (commandSeparator), which finds a script given as an argument
-// ([python3, extract.py, --rules=r.txt], [sh, -c, "… words.txt"]): it can name more than
-// the command does, never less.
-//
-// A file that does not parse binds nothing today, but may be fixed tomorrow into one that
-// runs what was written meanwhile; its whole text is split into words, as if every word
-// were a command's, which is conservative.
-func commandWords(src []byte) []string {
-	f, problems := runtimefile.Parse(src)
-	if len(problems) > 0 || f == nil {
-		return strings.FieldsFunc(string(src), commandSeparator)
-	}
-	var words []string
-	for _, b := range f.Bindings {
-		args := slices.Clone(b.Command)
-		for _, r := range b.Requires {
-			args = append(args, r.Program)
-		}
-		for _, arg := range args {
-			words = append(words, strings.FieldsFunc(arg, commandSeparator)...)
-		}
-	}
-	return words
-}
-
 // maxRuntimeRead bounds a runtime file read for the names of its commands.
 const maxRuntimeRead = 1 << 20
-
-func commandSeparator(r rune) bool {
-	return strings.ContainsRune(" \t\r\n\"'`[]{}(),;=:&|<>$", r)
-}
 
 // workspacePath resolves a word of a runtime file in folder dir as a workspace path. A word
 // is cleaned as an absolute path first (a relative one joined to dir in the workspace), so

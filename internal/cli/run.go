@@ -16,6 +16,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -29,7 +30,7 @@ func runRun(e *env, args []string) int {
 	allowOutside := fs.Bool("allow-outside", false, "read the dataset, artifacts and prompt file from anywhere, not only from inside the benchmark's workspace (never the runtime file or hidden files such as .env and .benchy/)")
 	var chosen systemFlags
 	chosen.define(fs)
-	parallel := fs.Int("parallel-systems", 1, "with several systems, how many run at once (each with --concurrency workers)")
+	parallel := fs.Int("parallel-systems", 1, "with several systems, `N` of them run at once (each with --concurrency workers)")
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
 		return code
@@ -222,16 +223,40 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 }
 
 // readFiles are the files a run of benchmark reads besides its dataset and artifacts, which
-// -o must not name: the benchmark, the runtime file, the store of its workspace ws (none
-// when ws is "").
+// -o must not name: the benchmark, the runtime file, every file a binding's command in it
+// runs or reads (commandFiles), the store of its workspace ws (none when ws is "").
 func readFiles(benchmark, runtimeFile, ws string) []guarded {
 	var files []guarded
 	if benchmark != "-" {
 		files = append(files, guarded{benchmark, "the benchmark " + benchmark})
 	}
 	files = append(files, guarded{runtimeFile, "the runtime file " + runtimeFile})
+	files = append(files, commandFiles(runtimeFile)...)
 	if ws != "" {
 		files = append(files, storeFiles(ws)...)
+	}
+	return files
+}
+
+// commandFiles are the files the bindings' commands of runtimeFile name, as the server's
+// uploads refuse them (workspace.CommandFiles): the programs and the files their arguments
+// name, relative to the runtime file's folder. Every binding counts, not only the ones this
+// run uses: a result file over ./langid-baseline breaks the next run of that system. A
+// runtime file that cannot be read names none (the run that needs it refuses it itself); one
+// over the bound (which the run refuses) is read in part, whose words count as a file that does not parse.
+func commandFiles(runtimeFile string) []guarded {
+	f, err := engine.OpenRegular(runtimeFile) // never waits on a FIFO
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, yamlnode.MaxSize+1))
+	if err != nil {
+		return nil
+	}
+	var files []guarded
+	for _, p := range workspace.CommandFiles(src, filepath.Dir(runtimeFile)) {
+		files = append(files, guarded{p, fmt.Sprintf("%s, a file a binding's command in the runtime file %s runs or reads, which no output replaces", p, runtimeFile)})
 	}
 	return files
 }

@@ -32,9 +32,9 @@ type systemFlags struct{ list []systemFlag }
 type systemFlag struct{ flag, value string }
 
 func (s *systemFlags) define(fs *flag.FlagSet) {
-	fs.Var(systemValue{s, "system"}, "system", "run against the external AI-system ID of the runtime file instead of the benchmark's own (repeatable; --system, --model and --system-file mix, each one run, in the order given)")
-	fs.Var(systemValue{s, "model"}, "model", "run against model MODEL of the runtime file's provider PROVIDER, as PROVIDER/MODEL, with the prompt and parameters of the benchmark's own model system if it has one (repeatable)")
-	fs.Var(systemValue{s, "system-file"}, "system-file", "run against the AI-system of a YAML file holding one ai-system: mapping; a prompt it names is relative to the benchmark's folder (repeatable)")
+	fs.Var(systemValue{s, "system"}, "system", "run against the external AI-system `ID` of the runtime file instead of the benchmark's own (repeatable; --system, --model and --system-file mix, each one run, in the order given)")
+	fs.Var(systemValue{s, "model"}, "model", "run against model MODEL of the runtime file's provider PROVIDER, as `PROVIDER/MODEL`, with the prompt and parameters of the benchmark's own model system if it has one (repeatable)")
+	fs.Var(systemValue{s, "system-file"}, "system-file", "run against the AI-system of `F.yaml`, a YAML file holding one ai-system: mapping (never a hidden file or the runtime file); a prompt it names is relative to the benchmark's folder (repeatable)")
 }
 
 // systemValue is one of the three flags, appending to the shared list.
@@ -133,16 +133,19 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 // planSystems resolves and binds each chosen system, saying every one that cannot run
 // before any does: an unbound id or provider (missing_binding, with the runtime file's
 // suggestion and names), a system file with its diagnostics at FILE:LINE:COL, a
-// --model that is not PROVIDER/MODEL.
+// --model that is not PROVIDER/MODEL. A problem every system shares (the runtime file's
+// own, read once for all: onceRuntime) is said once, not once per system.
 func planSystems(e *env, src workspace.Source, setup workspace.Setup, chosen []systemFlag) ([]*systemRun, int) {
 	b, err := workspace.Load(src)
 	if err != nil {
 		return nil, prepareFailed(e, err)
 	}
+	_, runtimeFile, _ := setup.Runtime() // its errors are Prepare's to say, below
 	worst := ExitOK
 	var runs []*systemRun
+	said := map[string]bool{} // what was printed
 	for _, f := range chosen {
-		c, err := choice(e, f)
+		c, err := choice(e, f, runtimeFile)
 		if err == nil {
 			var s workspace.Source
 			if s, err = workspace.WithSystem(src.Name, b, c); err == nil {
@@ -153,31 +156,47 @@ func planSystems(e *env, src workspace.Source, setup workspace.Setup, chosen []s
 				}
 			}
 		}
-		var bad *workspace.BadChoice
-		var ds diag.List
-		switch {
-		case errors.As(err, &bad):
-			fmt.Fprintf(e.stderr, "benchy run: --%s %s: %v\n", f.flag, f.value, err)
-			worst = ExitUsage
-		case errors.As(err, &ds) && f.flag == "system-file":
-			fmt.Fprintln(e.stderr, err) // the compiler's FILE:LINE:COL lines
-			worst = max(worst, ExitFail)
-		default:
-			prepareFailed(e, err)
-			worst = max(worst, ExitFail)
+		msg, code := systemProblem(f, err)
+		worst = max(worst, code)
+		if !said[msg] {
+			said[msg] = true
+			fmt.Fprintln(e.stderr, msg)
 		}
 	}
 	return runs, worst
 }
 
+// systemProblem is what to print of why the system of flag f cannot run, and the exit code
+// it makes: a choice that names no system (a usage error), a system file's diagnostics at
+// FILE:LINE:COL, the benchmark's or the runtime file's own problems as prepareFailed says
+// them.
+func systemProblem(f systemFlag, err error) (string, int) {
+	var bad *workspace.BadChoice
+	var refused *refusedFile
+	var ds diag.List
+	var notIR *workspace.NotIR
+	switch {
+	case errors.As(err, &refused):
+		return "benchy run: " + err.Error(), ExitUsage
+	case errors.As(err, &bad):
+		return fmt.Sprintf("benchy run: --%s %s: %v", f.flag, f.value, err), ExitUsage
+	case errors.As(err, &ds), errors.As(err, &notIR):
+		return err.Error(), ExitFail // the compiler's FILE:LINE:COL lines
+	}
+	return "benchy run: " + err.Error(), ExitFail
+}
+
 // choice is the workspace.Choice of a system flag; a system file is read as a benchmark
-// file is, bounded by the compiler's size.
-func choice(e *env, f systemFlag) (workspace.Choice, error) {
+// file is, bounded by the compiler's size, unless it is private (privateSystemFile).
+func choice(e *env, f systemFlag, runtimeFile string) (workspace.Choice, error) {
 	switch f.flag {
 	case "system":
 		return workspace.Choice{System: f.value}, nil
 	case "model":
 		return workspace.Choice{Model: f.value}, nil
+	}
+	if why := privateSystemFile(f.value, runtimeFile); why != "" {
+		return workspace.Choice{}, &refusedFile{fmt.Sprintf("--system-file %s %s", f.value, why)}
 	}
 	data, err := readLimited(e, f.value, yamlnode.MaxSize)
 	var over *overLimit

@@ -147,9 +147,9 @@ func runsList(e *env, args []string) int {
 		return ExitFail
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tBENCHMARK\tSCORE\tEXAMPLES\tSTARTED")
+	fmt.Fprintln(tw, "ID\tSTATUS\tBENCHMARK\tSCORE\tEXAMPLES\tSTARTED\tSYSTEM")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Benchmark, score(r), examples(r), started(r))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Benchmark, score(r), examples(r), started(r), systemLabel(r))
 	}
 	tw.Flush()
 	return ExitOK
@@ -191,12 +191,20 @@ func examples(r store.Run) string {
 	return fmt.Sprintf("%d/%d", r.Done, r.Total)
 }
 
+// systemLabel is the AI-system a run took, as leaderboards name it.
+func systemLabel(r store.Run) string {
+	if r.System == nil || r.System.Label == "" {
+		return "-"
+	}
+	return r.System.Label
+}
+
 func started(r store.Run) string {
 	t := r.CreatedAt
 	if r.StartedAt != nil {
 		t = *r.StartedAt
 	}
-	return t.Local().Format("2006-01-02 15:04:05")
+	return t.Local().Format("2006-01-02 15:04")
 }
 
 func runsShow(e *env, args []string) int {
@@ -211,7 +219,11 @@ func runsShow(e *env, args []string) int {
 		return noRun(e, "runs show", pos[0], ws, code)
 	}
 	defer st.Close()
-	r, err := st.GetRun(pos[0])
+	id, err := st.FindRun(pos[0])
+	var r store.Run
+	if err == nil {
+		r, err = st.GetRun(id)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
 		return ExitFail
@@ -257,11 +269,15 @@ func runsExport(e *env, args []string) int {
 		return noRun(e, "runs export", pos[0], ws, code)
 	}
 	defer st.Close()
-	if *out == "-" || *out == "" {
-		err := st.Export(pos[0], f, e.stdout)
+	id, err := st.FindRun(pos[0]) // or the end of its id, as the web app shows it
+	if err != nil {
 		return exportFailed(e, err)
 	}
-	r, err := st.GetRun(pos[0]) // with its IR, which names the dataset
+	if *out == "-" || *out == "" {
+		err := st.Export(id, f, e.stdout)
+		return exportFailed(e, err)
+	}
+	r, err := st.GetRun(id) // with its IR, which names the dataset
 	if err != nil {
 		return exportFailed(e, err)
 	}
@@ -343,7 +359,13 @@ func runsCompare(e *env, args []string) int {
 		return noRun(e, "runs compare", pos[0], ws, code)
 	}
 	defer st.Close()
-	runs, err := compare.Load(st, pos[0], pos[1])
+	a, err := st.FindRun(pos[0]) // or the end of its id, as the web app and the leaderboard show it
+	b, errB := st.FindRun(pos[1])
+	err = errors.Join(err, errB)
+	var runs [2]store.Run
+	if err == nil {
+		runs, err = compare.Load(st, a, b)
+	}
 	var cmp api.Comparison
 	if err == nil {
 		cmp, err = compare.Read(st, runs)
@@ -354,6 +376,8 @@ func runsCompare(e *env, args []string) int {
 		return refusedJSON(e, no.Code, no.Message)
 	case *asJSON && errors.Is(err, store.ErrNotFound):
 		return refusedJSON(e, api.NotFound, err.Error())
+	case *asJSON && errors.Is(err, store.ErrAmbiguous):
+		return refusedJSON(e, api.BadRequest, err.Error())
 	case errors.As(err, &no):
 		fmt.Fprintf(e.stderr, "benchy runs compare: %s: %s\n", no.Code, no.Message)
 		return ExitFail

@@ -57,6 +57,13 @@ func TestRunsStore(t *testing.T) {
 	if len(rows) != 1 || !reflect.DeepEqual(rows[0][:5], []string{id, "completed", "benchmark.yaml", "0.4333", "10"}) {
 		t.Fatalf("runs list: %q", rows)
 	}
+	if sys := rows[0][len(rows[0])-1]; sys != "invoice-extractor-v7" {
+		t.Errorf("runs list names the system %q, want the run's label invoice-extractor-v7", sys)
+	}
+	// The end of an id, as the web app and leaderboards show it, names the run.
+	if code, stdout, stderr := runBenchy(t, "runs", "show", "…"+id[len(id)-10:]); code != 0 || !strings.Contains(stdout, id) {
+		t.Errorf("runs show by the end of its id: exit %d\n%s%s", code, stdout, stderr)
+	}
 
 	code, stdout, stderr := runBenchy(t, "runs", "show", id)
 	var run struct {

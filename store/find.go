@@ -1,0 +1,58 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrAmbiguous is wrapped by FindRun's error for an end of an id that several runs share.
+var ErrAmbiguous = errors.New("names several runs")
+
+// minFind is the shortest end of an id FindRun takes: the web app shows ids by their last
+// ten characters.
+const minFind = 6
+
+// FindRun returns the id of the run named by id, or by an end of its id at least six
+// characters long (case aside), as the web app shows ids ("…K1KP6G9XVT"): an end that
+// several runs share is ErrAmbiguous, naming them; none is ErrNotFound.
+func (s *Store) FindRun(id string) (string, error) {
+	part := strings.ToUpper(strings.TrimPrefix(id, "…"))
+	var exact int
+	if err := s.r.QueryRow(`SELECT count(*) FROM runs WHERE id = ?`, id).Scan(&exact); err != nil {
+		return "", err
+	}
+	if exact == 1 {
+		return id, nil
+	}
+	if len(part) < minFind || strings.IndexFunc(part, func(r rune) bool { return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z') }) >= 0 {
+		return "", fmt.Errorf("run %s: %w", id, ErrNotFound)
+	}
+	rows, err := s.r.Query(`SELECT id FROM runs WHERE id LIKE ? ORDER BY id DESC LIMIT 4`, "%"+part)
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	for rows.Next() {
+		var x string
+		if err := rows.Scan(&x); err != nil {
+			rows.Close()
+			return "", err
+		}
+		ids = append(ids, x)
+	}
+	if err := closeRows(rows); err != nil {
+		return "", err
+	}
+	switch len(ids) {
+	case 0:
+		return "", fmt.Errorf("run %s: %w", id, ErrNotFound)
+	case 1:
+		return ids[0], nil
+	}
+	more := ""
+	if len(ids) > 3 {
+		ids, more = ids[:3], ", ..."
+	}
+	return "", fmt.Errorf("run %s: %w (%s%s): give more of its id", id, ErrAmbiguous, strings.Join(ids, ", "), more)
+}

@@ -29,15 +29,27 @@ func TestDatasetChangedDuringRun(t *testing.T) {
 		name    string
 		between bool // rewrite the file between the passes
 		during  bool // rewrite it while the first example runs
-	}{{"unchanged", false, false}, {"between the passes", true, false}, {"while it runs", false, true}} {
+		artifact bool // rewrite the artifact rather than the JSONL file
+	}{{"unchanged", false, false, false}, {"between the passes", true, false, false}, {"while it runs", false, true, false},
+		{"an artifact between the passes", true, false, true}, {"an artifact while it runs", false, true, true}} {
 		t.Run(tt.name, func(t *testing.T) {
+			rows := make([]string, 40) // more than the rows read ahead of the examples that run
+			for i := range rows {
+				rows[i] = good
+			}
 			root := testkit.WriteFiles(t, t.TempDir(), map[string]string{
-				"data/exam.jsonl":  jsonl(good, good, good),
+				"data/exam.jsonl":  jsonl(rows...),
 				"data/files/a.txt": "a",
 			})
 			exam := filepath.Join(root, "data", "exam.jsonl")
 			rewrite := func() {
-				if err := os.WriteFile(exam, []byte(jsonl(good, good, other)), 0o644); err != nil {
+				var err error
+				if tt.artifact {
+					err = os.WriteFile(filepath.Join(root, "data", "files", "a.txt"), []byte("b"), 0o644)
+				} else {
+					err = os.WriteFile(exam, []byte(jsonl(append(rows[1:len(rows):len(rows)], other)...)), 0o644)
+				}
+				if err != nil {
 					t.Error(err)
 				}
 			}

@@ -62,6 +62,9 @@ type dataset struct {
 	index  int
 	failed *Abort
 	digest *digester // set for the validation pass, which digests what it reads
+	// expect, in the second pass, are the artifact versions the validation pass digested:
+	// an artifact that is none of them changed since (nil: not checked).
+	expect map[versionKey]struct{}
 }
 
 // openDataset opens the dataset for a benchmark whose file is in benchDir, within paths.
@@ -189,8 +192,8 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 		v, p := check(row[side.key], side.schema, []string{side.key}, d.resolveArtifact)
 		if p != nil {
 			code := diag.InvalidDatasetRecord
-			if p.Code == diag.ArtifactNotFound {
-				code = diag.ArtifactNotFound
+			if p.Code == diag.ArtifactNotFound || p.Code == diag.DatasetChanged {
+				code = p.Code
 			}
 			if p.Code == diag.ExtraField {
 				p = unnamedExtra(p, side.schema)
@@ -214,6 +217,15 @@ func (d *dataset) resolveArtifact(value string, path []string) (string, *ResultE
 		return "", problem(diag.ArtifactNotFound, path, "%s: the artifact %s", pathName(path), perr.Reason)
 	}
 	defer f.Close()
+	if d.expect != nil {
+		if info, err := f.Stat(); err == nil {
+			if k, _ := fileKey(info); k != (versionKey{}) {
+				if _, ok := d.expect[k]; !ok {
+					return "", problem(diag.DatasetChanged, path, "%s: the artifact changed since the dataset was validated, so the run's digest would not name the exam its AI-system took; start the run again", pathName(path))
+				}
+			}
+		}
+	}
 	if d.digest != nil {
 		info, err := f.Stat()
 		if err != nil {

@@ -30,16 +30,27 @@ type digester struct {
 	jsonl hash.Hash // of the JSONL bytes, fed by the reader
 	list  hash.Hash // of the text above, artifact lines as they come
 	err   error     // the first artifact that could not be read
+	// seen are the versions of the artifacts digested, for the second pass to check that
+	// the adapters are given those (nil past maxSeen of them: not checked).
+	seen map[versionKey]struct{}
 }
 
+// maxSeen bounds the artifact versions a run remembers (some 3 MB).
+const maxSeen = 1 << 16
+
 func newDigester() *digester {
-	d := &digester{jsonl: sha256.New(), list: sha256.New()}
+	d := &digester{jsonl: sha256.New(), list: sha256.New(), seen: map[versionKey]struct{}{}}
 	io.WriteString(d.list, "benchy-dataset-digest 1\n")
 	return d
 }
 
 // artifact adds one artifact reference: f, open and checked, whose info is the file's.
 func (d *digester) artifact(f *os.File, info fs.FileInfo) {
+	if k, _ := fileKey(info); d.seen != nil && k != (versionKey{}) {
+		if d.seen[k] = struct{}{}; len(d.seen) > maxSeen {
+			d.seen = nil
+		}
+	}
 	sum, err := artifactSum(f, info)
 	if err != nil {
 		if d.err == nil {

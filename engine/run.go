@@ -73,6 +73,8 @@ type Validated struct {
 	Rows   int        // the dataset's examples
 	Digest string     // the dataset digest (see DigestVersion)
 	file   versionKey // the JSONL file's version as digested; zero where unknown (not Linux)
+	// artifacts are the versions of the artifacts digested (nil: too many, or unknown).
+	artifacts map[versionKey]struct{}
 }
 
 // Progress is the state of a running evaluation.
@@ -125,7 +127,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
+	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, artifacts: v.artifacts, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
@@ -166,7 +168,7 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, path
 	if n == 0 {
 		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
-	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: fileVersion(d.f)}
+	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: fileVersion(d.f), artifacts: d.digest.seen}
 	if limit > 0 {
 		v.Total = min(n, limit)
 	}
@@ -201,15 +203,17 @@ func totalWeight(b *ir.Benchmark) (total, scale float64) {
 }
 
 type runner struct {
-	b       *ir.Benchmark
-	opts    Options
-	total   int
-	digest  string     // the dataset's, from the validation pass
-	file    versionKey // the JSONL file's version the digest is of (zero: unknown)
-	weights float64    // the sum of the weights, each divided by scale
-	scale   float64    // 1, unless the weights' plain sum overflows (totalWeight)
-	started time.Time
-	clock   func() time.Time
+	b      *ir.Benchmark
+	opts   Options
+	total  int
+	digest string     // the dataset's, from the validation pass
+	file   versionKey // the JSONL file's version the digest is of (zero: unknown)
+	// artifacts are the artifact versions the digest is of (nil: not checked)
+	artifacts map[versionKey]struct{}
+	weights   float64 // the sum of the weights, each divided by scale
+	scale     float64 // 1, unless the weights' plain sum overflows (totalWeight)
+	started   time.Time
+	clock     func() time.Time
 
 	outputs resolver // for artifacts the AI-system produces
 	summary Summary
@@ -236,6 +240,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return a
 	}
 	defer d.Close()
+	d.expect = r.artifacts
 	if a := r.changed(d, "since it was validated"); a != nil {
 		return a
 	}

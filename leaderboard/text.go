@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
 
@@ -41,6 +42,9 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 		return err
 	}
 	fmt.Fprintln(w, names(board))
+	if board.DatasetNote != "" {
+		fmt.Fprint(w, wrap(board.DatasetNote, 100))
+	}
 	if significant {
 		fmt.Fprintln(w, "* the difference to the leader's run is significant (its 95% interval excludes 0)")
 	}
@@ -52,6 +56,27 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 		return err
 	}
 	return nil
+}
+
+// wrap breaks text into lines of at most width characters at spaces (a longer word stays
+// whole), each ended by a newline.
+func wrap(text string, width int) string {
+	var out, line []rune
+	for _, word := range strings.Fields(text) {
+		w := []rune(word)
+		if len(line) > 0 && len(line)+1+len(w) > width {
+			out = append(append(out, line...), '\n')
+			line = line[:0]
+		}
+		if len(line) > 0 {
+			line = append(line, ' ')
+		}
+		line = append(line, w...)
+	}
+	if len(line) > 0 {
+		out = append(append(out, line...), '\n')
+	}
+	return string(out)
 }
 
 // clip shortens s to n characters, marking the cut.

@@ -1,14 +1,17 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/leaderboard"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -20,28 +23,72 @@ const maxGridLimit = 200
 // by every leaderboard and example grid this process serves.
 var boards = leaderboard.Default
 
-// leaderboard answers GET /api/leaderboard?benchmark=PATH (the file's benchmark hash) or
-// ?benchmark_hash=H, with ?dataset_digest=D or else the dataset of the benchmark's newest
-// completed run. A benchmark without a completed run has a board with no entries.
+// leaderboard answers GET /api/leaderboard?benchmark=PATH (the file's benchmark hash, on
+// the file's dataset as it now stands) or ?benchmark_hash=H (on the dataset of the
+// benchmark's newest completed run), or either with ?dataset_digest=D. A benchmark
+// without a completed run of that dataset has a board with no entries.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	hash, digest, path, err := s.boardKeys(q)
+	k, err := s.boardKeys(r.Context(), q)
 	if err != nil {
 		return err
 	}
-	board, err := boards.Build(s.st, hash, digest)
+	board, err := boards.Build(s.st, k.hash, k.digest)
 	if err != nil {
 		return storeError(err)
 	}
-	board.Benchmark = path
+	board.Benchmark, board.DatasetNote = k.path, k.note
 	return writeJSON(w, http.StatusOK, board)
 }
 
 var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
-// boardKeys reads which board a query names: its benchmark hash (a file's, compiled
-// afresh, or given), its dataset digest ("" for the newest) and the file asked for.
-func (s *Server) boardKeys(q url.Values) (hash, digest, path string, err error) {
+// keys name a board: its benchmark hash and dataset digest ("" for the newest run's), the
+// file asked for, and why the board is not of that file's dataset when it is not.
+type keys struct {
+	hash, digest, path, note string
+}
+
+// boardKeys reads which board a query names. A file's is of its hash, compiled afresh,
+// and unless a digest is given of its dataset as it stands now: the benchmark hash covers
+// data.path as written, so two folders' benchmarks with ./data/texts.jsonl share it, and
+// only the dataset itself tells their exams apart. When the file's dataset does not
+// validate now the board is of the newest run's dataset, and says so.
+func (s *Server) boardKeys(ctx context.Context, q url.Values) (keys, error) {
+	hash, digest, path, err := s.boardNames(q)
+	if err != nil || path == "" {
+		return keys{hash: hash, digest: digest}, err
+	}
+	src, version, err := s.readRegular(path, s.maxBenchmarkFile())
+	if err != nil {
+		return keys{}, fileError("benchmark", path, err)
+	}
+	res, _, err := s.compileFile(path, src, version)
+	if err != nil {
+		return keys{}, internalError(err)
+	}
+	if res.BenchmarkHash == "" {
+		return keys{}, refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s does not compile (%d problems): it has no benchmark hash", path, len(res.Diagnostics))
+	}
+	k := keys{hash: res.BenchmarkHash, digest: digest, path: path}
+	if digest != "" {
+		return k, nil
+	}
+	b, err := ir.Unmarshal(res.IR)
+	if err != nil {
+		return keys{}, internalError(err)
+	}
+	if now := s.datasetDigestNow(ctx, path, b, res.BenchmarkHash); now.digest != "" {
+		k.digest = now.digest
+	} else {
+		k.note = path + ": " + now.why + "; the board is of the dataset of the newest completed run"
+	}
+	return k, nil
+}
+
+// boardNames reads the names a query gives: a benchmark hash, or a file (path) to compile,
+// and a dataset digest.
+func (s *Server) boardNames(q url.Values) (hash, digest, path string, err error) {
 	for _, k := range []string{"benchmark", "benchmark_hash", "dataset_digest"} {
 		if len(q[k]) > 1 { // Get reads the first: the board of one, a page naming another
 			return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "?%s= is given %d times: name it once", k, len(q[k]))
@@ -65,18 +112,7 @@ func (s *Server) boardKeys(q url.Values) (hash, digest, path string, err error) 
 	case !validBenchmarkPath(path):
 		return "", "", "", refuse(http.StatusBadRequest, api.BadPath, "%s", badPathMessage)
 	}
-	src, version, err := s.readRegular(path, s.maxBenchmarkFile())
-	if err != nil {
-		return "", "", "", fileError("benchmark", path, err)
-	}
-	res, _, err := s.compileFile(path, src, version)
-	if err != nil {
-		return "", "", "", internalError(err)
-	}
-	if res.BenchmarkHash == "" {
-		return "", "", "", refuse(http.StatusBadRequest, api.InvalidBenchmark, "%s does not compile (%d problems): it has no benchmark hash", path, len(res.Diagnostics))
-	}
-	return res.BenchmarkHash, digest, path, nil
+	return "", digest, path, nil
 }
 
 // grid answers GET /api/leaderboard/examples: a page of the board's examples (those
@@ -104,67 +140,118 @@ func (s *Server) grid(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	gq.Limit = min(gq.Limit, maxGridLimit)
-	hash, digest, _, err := s.boardKeys(q)
+	k, err := s.boardKeys(r.Context(), q)
 	if err != nil {
 		return err
 	}
-	sel, err := boards.Select(s.st, hash, digest, gq)
+	sel, err := boards.Select(s.st, k.hash, k.digest, gq)
 	if err != nil {
 		return storeError(err)
 	}
 	out := api.Grid{BenchmarkHash: sel.Board.BenchmarkHash, DatasetDigest: sel.Board.DatasetDigest,
-		Systems: []api.GridSystem{}, Rows: make([]api.GridRow, len(sel.Indices)), Matched: sel.Matched, Next: sel.Next}
-	for i, idx := range sel.Indices {
-		out.Rows[i] = api.GridRow{Index: idx, Cells: make([]api.GridCell, len(sel.Runs))}
-	}
+		Systems: []api.GridSystem{}, Rows: []api.GridRow{}, Matched: sel.Matched, Next: sel.Next}
 	for j, run := range sel.Runs {
 		out.Systems = append(out.Systems, api.GridSystem{System: sel.Board.Entries[j].System, Run: run.ID})
-		results, err := s.st.ResultsAt(run.ID, sel.Indices)
+	}
+	rows, sizes := make([]api.GridRow, len(sel.Indices)), make([]int, len(sel.Indices))
+	for i, idx := range sel.Indices {
+		rows[i] = api.GridRow{Index: idx, Cells: make([]api.GridCell, len(sel.Runs))}
+	}
+	// System by system, each cell clipped; the rows past the page's bound are dropped as
+	// soon as they are, so that later systems read fewer.
+	for j, run := range sel.Runs {
+		cells, err := s.st.Cells(run.ID, sel.Indices[:len(rows)], maxCellBytes)
 		if err != nil {
 			return storeError(err)
 		}
-		for i, idx := range sel.Indices {
-			body, ok := results[idx]
+		for i := range rows {
+			c, ok := cells[rows[i].Index]
 			if !ok {
 				continue
 			}
-			var res api.Result
-			if err := json.Unmarshal(body, &res); err != nil {
-				return internalError(fmt.Errorf("run %s, example %d: %w", run.ID, idx, err))
+			cell := api.GridCell{Status: string(c.Status), Score: c.Score, Fields: []api.FieldScore{}}
+			cell.Prediction, cell.Clipped = clip(c.Prediction, c.Size)
+			if err := json.Unmarshal(c.Fields, &cell.Fields); err != nil || cell.Fields == nil {
+				cell.Fields = []api.FieldScore{}
 			}
-			out.Rows[i].Cells[j] = api.GridCell{Status: res.Status, Prediction: res.Prediction, Score: res.Score,
-				Fields: res.FieldScores, Error: res.Error}
-			if out.Rows[i].Cells[j].Fields == nil {
-				out.Rows[i].Cells[j].Fields = []api.FieldScore{}
+			if string(c.Error) != "null" && json.Unmarshal(c.Error, &cell.Error) != nil {
+				return internalError(fmt.Errorf("run %s, example %d: its error does not decode", run.ID, rows[i].Index))
 			}
+			rows[i].Cells[j] = cell
+			sizes[i] += len(cell.Prediction) + len(c.Fields) + len(c.Error) + 128
 		}
+		rows = rows[:fits(sizes[:len(rows)])]
 	}
-	if len(sel.Runs) > 0 && len(sel.Indices) > 0 {
-		s.gridRows(sel.Runs[0].ID, out.Rows)
+	if len(sel.Runs) > 0 && len(rows) > 0 {
+		out.RowsNote = s.gridRows(r.Context(), sel.Runs[0].ID, rows, sizes)
+		rows = rows[:fits(sizes[:len(rows)])]
 	}
+	if len(rows) < len(sel.Indices) { // the bound ended the page early: the next starts after it
+		out.Next = rows[len(rows)-1].Index
+	}
+	out.Rows = append(out.Rows, rows...)
 	return writeJSON(w, http.StatusOK, out)
 }
 
+// Bounds of a page of the example grid: each prediction, input and expected output beyond
+// maxCellBytes of JSON is clipped, and a page stops at the row that takes it past
+// maxGridBytes (always one row). A page of 200 rows × 10 systems of 4 MiB answers was a
+// 235 MB body and 1.28 GB of memory.
+const (
+	maxCellBytes = 16 << 10
+	maxGridBytes = 8 << 20
+)
+
+// fits is how many of the rows of sizes a page takes: those within maxGridBytes, at
+// least one.
+func fits(sizes []int) int {
+	total := 0
+	for i, n := range sizes {
+		if total += n; total > maxGridBytes && i > 0 {
+			return i
+		}
+	}
+	return len(sizes)
+}
+
+// clip is a value of size bytes of JSON whose text (or, beyond maxCellBytes, its start)
+// is raw: itself when it fits, else a JSON string of its start and a marker, and true.
+func clip(raw []byte, size int) (json.RawMessage, bool) {
+	if size <= maxCellBytes && len(raw) <= maxCellBytes {
+		return raw, false
+	}
+	start := raw[:min(len(raw), maxCellBytes)]
+	for k := 0; k < utf8.UTFMax && len(start) > 0 && !utf8.Valid(start[max(0, len(start)-utf8.UTFMax):]); k++ {
+		start = start[:len(start)-1] // not inside a character
+	}
+	text, _ := json.Marshal(fmt.Sprintf("%s… [clipped: %d bytes of JSON in all; the first %d shown]", start, size, len(start)))
+	return text, true
+}
+
 // gridRows fills each row's input and expected output from the dataset of run id (the
-// leader's: every run of the board took the same dataset), through the rows index pages
-// of results use (withRows). Rows it cannot read are left without.
-func (s *Server) gridRows(id string, rows []api.GridRow) {
+// leader's: every run of the board took the same dataset), clipped, through the rows index
+// pages of results use (withRows), and adds their bytes to sizes; or says why it does not.
+// Rows it cannot read are left without.
+func (s *Server) gridRows(ctx context.Context, id string, rows []api.GridRow, sizes []int) string {
 	run, err := s.st.GetRun(id) // with its IR, which names the dataset
 	if err != nil {
-		return
+		return "the run " + id + " cannot be read: its rows are not shown"
 	}
 	page := store.Page{Results: make([]json.RawMessage, len(rows))}
 	for i, r := range rows {
 		page.Results[i] = json.RawMessage(fmt.Sprintf(`{"index":%d}`, r.Index))
 	}
-	page = s.withRows(run, page)
+	page, note := s.withRows(ctx, run, page)
 	for i, body := range page.Results {
 		var ex struct {
 			Input    json.RawMessage `json:"input"`
 			Expected json.RawMessage `json:"expected"`
 		}
 		if json.Unmarshal(body, &ex) == nil {
-			rows[i].Input, rows[i].Expected = ex.Input, ex.Expected
+			rows[i].Input, _ = clip(ex.Input, len(ex.Input))
+			rows[i].Expected, _ = clip(ex.Expected, len(ex.Expected))
+			sizes[i] += len(rows[i].Input) + len(rows[i].Expected)
 		}
 	}
+	return note
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -44,10 +45,19 @@ func datasetPath(run store.Run) string {
 			Path string `json:"path"`
 		} `json:"data"`
 	}
-	if json.Unmarshal(run.IR, &b) != nil || b.Data.Path == "" || path.IsAbs(b.Data.Path) {
+	if json.Unmarshal(run.IR, &b) != nil {
 		return ""
 	}
-	p := path.Join(path.Dir(run.Benchmark), b.Data.Path)
+	return datasetPathOf(run.Benchmark, b.Data.Path)
+}
+
+// datasetPathOf is the workspace path of the dataset data (its data.path) of the benchmark
+// at workspace path benchmark, or "" when it is not inside the workspace.
+func datasetPathOf(benchmark, data string) string {
+	if data == "" || path.IsAbs(data) {
+		return ""
+	}
+	p := path.Join(path.Dir(benchmark), data)
 	if !fs.ValidPath(p) || engine.IsPrivate(p) { // .env, .benchy/, the runtime file: never shown as data
 		return ""
 	}
@@ -96,21 +106,58 @@ func (s *Server) index(p string, f io.Reader, info fs.FileInfo) (*rowIndex, erro
 
 var bom = []byte("\xef\xbb\xbf")
 
-// withRows adds "input" and "expected" from the run's dataset to each result of a page.
-// A result whose row cannot be read is left as it is.
-func (s *Server) withRows(run store.Run, page store.Page) store.Page {
-	p := datasetPath(run)
-	if p == "" || len(page.Results) == 0 {
-		return page
+// Why a page shows no rows (api.ResultPage.RowsNote, api.Grid.RowsNote).
+const (
+	noteUnrecorded = "this run recorded no dataset digest (it was stored before Benchy recorded them): its rows are not shown"
+	noteChanged    = "the dataset changed since this run: its rows are not shown"
+)
+
+// resultPage is a page of results as GET /api/runs/{id}/results sends it (api.ResultPage).
+type resultPage struct {
+	store.Page
+	RowsNote string `json:"rows_note,omitempty"`
+}
+
+// withRows adds "input" and "expected" from the run's dataset to each result of a page,
+// when the dataset is still the one the run took (its digest now is the run's): else the
+// page has none, and the note says why. A result whose row cannot be read is left as it is.
+func (s *Server) withRows(ctx context.Context, run store.Run, page store.Page) (store.Page, string) {
+	if len(page.Results) == 0 {
+		return page, ""
+	}
+	if run.DatasetDigest == "" {
+		return page, noteUnrecorded
+	}
+	now := s.runDatasetNow(ctx, run)
+	switch {
+	case now.digest == "":
+		return page, now.why + ": its rows are not shown"
+	case now.digest != run.DatasetDigest:
+		return page, noteChanged
+	}
+	if !s.rowsOf(datasetPath(run), now.info, page) {
+		return page, noteChanged
+	}
+	return page, ""
+}
+
+// rowsOf adds the rows of workspace file p to the results of page, in place, when the file
+// is at version (nil: any); false when it is not.
+func (s *Server) rowsOf(p string, version fs.FileInfo, page store.Page) bool {
+	if p == "" {
+		return true
 	}
 	f, info, err := s.openRegular(p) // one open: the offsets are those of the file read
 	if err != nil {
-		return page
+		return true
 	}
 	defer f.Close()
+	if version != nil && !sameVersion(version, info) {
+		return false
+	}
 	ix, err := s.index(p, f, info)
 	if err != nil {
-		return page
+		return true
 	}
 	for i, res := range page.Results {
 		var r struct {
@@ -140,7 +187,7 @@ func (s *Server) withRows(run store.Run, page store.Page) store.Page {
 		}
 		page.Results[i] = append(out, '}')
 	}
-	return page
+	return true
 }
 
 // readRow reads the line at off, without its end; nil when it is longer than maxRowBytes.

@@ -3,12 +3,15 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -32,7 +35,8 @@ func TestWithRows(t *testing.T) {
 	for _, i := range []int{2, 0, 1, 7} {
 		page.Results = append(page.Results, json.RawMessage(fmt.Sprintf(`{"index":%d,"status":"valid"}`, i)))
 	}
-	got := s.withRows(run, page)
+	got := page
+	s.rowsOf(datasetPath(run), nil, got)
 	want := []string{`"two"`, `"zero"`, long, ""}
 	for k, res := range got.Results {
 		var r struct {
@@ -56,7 +60,8 @@ func TestWithRows(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b", "data", "rows.jsonl"), []byte(`{"input":{"t":"new"},"expected":{"l":"z"}}`+"\n"), 0o644)
 	later := time.Now().Add(time.Hour) // a new version even within the clock's resolution
 	os.Chtimes(filepath.Join(dir, "b", "data", "rows.jsonl"), later, later)
-	got = s.withRows(run, store.Page{Results: []json.RawMessage{json.RawMessage(`{"index":0}`)}})
+	got = store.Page{Results: []json.RawMessage{json.RawMessage(`{"index":0}`)}}
+	s.rowsOf(datasetPath(run), nil, got)
 	if !strings.Contains(string(got.Results[0]), `"new"`) {
 		t.Errorf("after the dataset changed: %s", got.Results[0])
 	}
@@ -76,4 +81,67 @@ func TestHardeningRowsNeverPrivate(t *testing.T) {
 			t.Errorf("data path %s is read for pages as %q", p, got)
 		}
 	}
+}
+
+// setFile writes a workspace file as another version of it, whatever the clock's grain.
+func setFile(t *testing.T, name, text string, age time.Duration) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	when := time.Now().Add(-age)
+	if err := os.Chtimes(name, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRowsOfTheRunsDataset: the results page and the example grid show a run's input and
+// expected output only while its dataset is the one it took: line 1 changed, they show
+// none and say why (rows_note), a dataset that no longer validates is a note too, never
+// an error, and the dataset set back shows them again.
+func TestRowsOfTheRunsDataset(t *testing.T) {
+	dir, srv := twoSystems(t)
+	id := startRun(t, srv, `{"benchmark": "benchmark.yaml"}`)
+	waitStatus(t, srv, id, store.Completed)
+	data := filepath.Join(dir, "data", "invoices.jsonl")
+	orig, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what, note string) {
+		t.Helper()
+		var page api.ResultPage
+		decode(t, srv, "GET", api.RunPath(id)+"/results?limit=3", "", http.StatusOK, &page)
+		var grid api.Grid
+		decode(t, srv, "GET", api.GridFor(url.Values{"benchmark_hash": {getRun(t, srv, id).BenchmarkHash}, "dataset_digest": {getRun(t, srv, id).DatasetDigest}}), "", http.StatusOK, &grid)
+		if len(page.Results) != 3 || len(grid.Rows) == 0 {
+			t.Fatalf("%s: %d results, %d rows", what, len(page.Results), len(grid.Rows))
+		}
+		shown := page.Results[0].Input != nil || page.Results[0].Expected != nil
+		gridShown := grid.Rows[0].Input != nil || grid.Rows[0].Expected != nil
+		if shown != (note == "") || gridShown != (note == "") || !strings.Contains(page.RowsNote, note) || !strings.Contains(grid.RowsNote, note) ||
+			(note == "" && (page.RowsNote != "" || grid.RowsNote != "")) {
+			t.Errorf("%s: rows shown %v (grid %v), notes %q and %q, want %q", what, shown, gridShown, page.RowsNote, grid.RowsNote, note)
+		}
+		if note == "" && !strings.Contains(string(page.Results[0].Expected), "F-001") {
+			t.Errorf("%s: expected %s", what, page.Results[0].Expected)
+		}
+	}
+	check("the dataset as run", "")
+	changed := strings.Replace(string(orig), "F-001", "F-00X", 1)
+	setFile(t, data, changed, time.Hour)
+	check("line 1 changed", noteChanged)
+	setFile(t, data, string(orig)+"not json\n", time.Hour)
+	check("a row that does not validate", "does not validate now")
+	setFile(t, data, string(orig), time.Hour)
+	check("the dataset set back", "")
+	// Once known, a version's digest is not computed again: a page reads the rows alone.
+	setFile(t, data, changed, 2*time.Hour)
+	check("line 1 changed again", noteChanged)
+	images := filepath.Join(dir, "images")
+	if err := os.Rename(images, images+".gone"); err != nil { // validating now would fail
+		t.Fatal(err)
+	}
+	defer os.Rename(images+".gone", images)
+	check("the digest of a known version", noteChanged)
 }

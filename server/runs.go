@@ -374,7 +374,8 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeError(err)
 	}
-	return writeJSON(w, http.StatusOK, s.withRows(run, page))
+	page, note := s.withRows(r.Context(), run, page)
+	return writeJSON(w, http.StatusOK, resultPage{Page: page, RowsNote: note})
 }
 
 // exportTypes are the content types of the export formats.

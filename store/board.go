@@ -1,5 +1,13 @@
 package store
 
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"github.com/benchy-eval/benchy/engine"
+)
+
 // What a leaderboard reads of the runs table: the latest completed full run of each
 // AI-system of one benchmark and dataset, and the datasets the benchmark's runs took,
 // selected in SQL over the runs_by_benchmark_hash index. A board once listed every
@@ -81,4 +89,70 @@ func (s *Store) CompletedRuns(benchmarkHash string) (n int, newest string, err e
 	err = s.r.QueryRow(`SELECT count(*), coalesce(max(id), '') FROM runs WHERE benchmark_hash = ? AND status = 'completed'`,
 		benchmarkHash).Scan(&n, &newest)
 	return n, newest, err
+}
+
+// Cell is what the example grid shows of one stored result: its columns, and its
+// prediction whole when its JSON is at most the bound asked for, else the start of it.
+type Cell struct {
+	Status engine.Status
+	Score  *float64
+	Fields json.RawMessage // field_scores, as stored
+	Error  json.RawMessage // as stored ("null" for none)
+	// Prediction is the prediction's JSON, or with Size above the bound its first bound
+	// characters (not JSON then).
+	Prediction []byte
+	Size       int // the prediction's JSON bytes
+}
+
+// Cells reads the results of run id at indices for the example grid. SQLite cuts each
+// prediction to bound characters, so that a page of long predictions (an adapter's line
+// may be 64 MiB) never holds them whole: only one result's text at a time is.
+func (s *Store) Cells(id string, indices []int, bound int) (map[int]Cell, error) {
+	out := make(map[int]Cell, len(indices))
+	for len(indices) > 0 {
+		n := min(len(indices), 500)
+		args := []any{bound, id}
+		for _, i := range indices[:n] {
+			args = append(args, i)
+		}
+		rows, err := s.r.Query(`SELECT idx, status, score, result -> '$.field_scores', result -> '$.error',
+			length(CAST(result -> '$.prediction' AS BLOB)), substr(result -> '$.prediction', 1, ?)
+			FROM results WHERE run_id = ? AND idx IN (`+strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var idx int
+			var c Cell
+			var score sql.NullFloat64
+			var fields, rerr, pred sql.NullString
+			var size sql.NullInt64
+			if err := rows.Scan(&idx, &c.Status, &score, &fields, &rerr, &size, &pred); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if score.Valid {
+				c.Score = &score.Float64
+			}
+			c.Fields, c.Error = rawOr(fields, "[]"), rawOr(rerr, "null")
+			c.Prediction, c.Size = rawOr(pred, "null"), int(size.Int64)
+			if !pred.Valid {
+				c.Size = len(c.Prediction)
+			}
+			out[idx] = c
+		}
+		if err := closeRows(rows); err != nil {
+			return nil, err
+		}
+		indices = indices[n:]
+	}
+	return out, nil
+}
+
+// rawOr is the JSON text v, or def when it is NULL (a member the result lacks).
+func rawOr(v sql.NullString, def string) json.RawMessage {
+	if !v.Valid || v.String == "" {
+		return json.RawMessage(def)
+	}
+	return json.RawMessage(v.String)
 }

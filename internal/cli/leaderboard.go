@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/leaderboard"
@@ -20,7 +23,7 @@ import (
 func runLeaderboard(e *env, args []string) int {
 	fs := flags(e, "leaderboard")
 	asJSON := fs.Bool("json", false, "print the leaderboard as the API's JSON (GET /api/leaderboard)")
-	dataset := fs.String("dataset", "", "the dataset digest to rank on (sha256:<hex>, or its start); default: the newest completed run's")
+	dataset := fs.String("dataset", "", "the dataset digest to rank on (sha256:<hex>, or its start); default: the file's dataset as it stands (the newest completed run's when it does not validate)")
 	wsFlag := fs.String("workspace", "", "the workspace whose runs to read (default: the nearest one from the benchmark's folder up)")
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
@@ -50,11 +53,17 @@ func runLeaderboard(e *env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	board := api.Leaderboard{BenchmarkHash: hash, Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}}
+	// The board of a file is of its dataset as it stands (the server's default, for the
+	// same reason: two folders' files of one benchmark hash may name different data).
+	digest, note := "", ""
+	if *dataset == "" && pos[0] != "-" {
+		digest, note = datasetNow(pos[0], canonical, ws)
+	}
+	board := api.Leaderboard{BenchmarkHash: hash, DatasetDigest: digest, Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}}
 	if st != nil {
 		defer st.Close()
-		digest, why := "", ""
 		if *dataset != "" {
+			why := ""
 			if digest, why = findDataset(st, hash, *dataset); why != "" {
 				fmt.Fprintf(e.stderr, "benchy leaderboard: --dataset %s: %s\n", *dataset, why)
 				return ExitFail
@@ -65,6 +74,7 @@ func runLeaderboard(e *env, args []string) int {
 			return ExitFail
 		}
 	}
+	board.DatasetNote = note
 	if pos[0] != "-" {
 		board.Benchmark = benchmarkKey(ws, pos[0])
 	}
@@ -76,6 +86,34 @@ func runLeaderboard(e *env, args []string) int {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// datasetNow is the digest of the dataset of benchmark file (canonical: its IR) as it
+// stands, validated as a run would (engine.DatasetDigest); "" and why when it does not
+// validate, as GET /api/leaderboard says it.
+func datasetNow(file string, canonical []byte, ws string) (digest, note string) {
+	b, err := ir.Unmarshal(canonical)
+	if err != nil {
+		return "", ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", ""
+	}
+	dir := filepath.Dir(abs)
+	v, err := engine.DatasetDigest(context.Background(), b, dir, runPaths(dir, ws, false))
+	if err == nil {
+		return v.Digest, ""
+	}
+	key := benchmarkKey(ws, file)
+	msg := err.Error()
+	if ws != "" {
+		if wsAbs, err := filepath.Abs(ws); err == nil {
+			msg = strings.ReplaceAll(msg, wsAbs+string(filepath.Separator), "")
+		}
+	}
+	return "", fmt.Sprintf("%s: its dataset %s does not validate now: %s; the board is of the dataset of the newest completed run",
+		key, path.Join(path.Dir(key), b.Data.Path), msg)
 }
 
 // findDataset is the digest of the benchmark's datasets that want names (whole, or its

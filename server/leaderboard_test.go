@@ -1,17 +1,21 @@
 package server
 
 import (
+	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -220,5 +224,129 @@ func TestCompareRefusals(t *testing.T) {
 	decode(t, srv, "GET", "/api/leaderboard?benchmark=benchmark.yaml", "", http.StatusOK, &board)
 	if len(board.Entries) != 1 || board.Entries[0].Run != b || len(board.Datasets) != 2 {
 		t.Errorf("board after the change: %+v", board)
+	}
+}
+
+// twoFolders is runWorkspace with a/ and b/, each a copy of the invoice benchmark with its
+// data and images: one benchmark hash (./data/invoices.jsonl as written), two datasets
+// (b's first expected invoice number differs).
+func twoFolders(t *testing.T) (string, *httptest.Server) {
+	t.Helper()
+	dir := runWorkspace(t, slow{})
+	for _, f := range []string{"a", "b"} {
+		testkit.CopyTree(t, filepath.Join(dir, "images"), filepath.Join(dir, f, "images"))
+		testkit.CopyTree(t, filepath.Join(dir, "data"), filepath.Join(dir, f, "data"))
+		src, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		testkit.WriteFiles(t, filepath.Join(dir, f), map[string]string{"benchmark.yaml": string(src)})
+	}
+	data := filepath.Join(dir, "b", "data", "invoices.jsonl")
+	rows, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setFile(t, data, strings.Replace(string(rows), "F-001", "F-00X", 1), time.Hour)
+	_, srv := serve(t, Config{Workspace: dir})
+	return dir, srv
+}
+
+// TestLeaderboardOfTheFilesDataset: the boards of two folders' benchmarks of one hash are
+// each of its own folder's dataset, whichever ran last; the grid's too. A file whose
+// dataset no longer validates has the newest run's board, and says so.
+func TestLeaderboardOfTheFilesDataset(t *testing.T) {
+	dir, srv := twoFolders(t)
+	a := startRun(t, srv, `{"benchmark": "a/benchmark.yaml"}`)
+	ra := waitStatus(t, srv, a, store.Completed)
+	b := startRun(t, srv, `{"benchmark": "b/benchmark.yaml"}`)
+	rb := waitStatus(t, srv, b, store.Completed)
+	if ra.BenchmarkHash != rb.BenchmarkHash || ra.DatasetDigest == rb.DatasetDigest {
+		t.Fatalf("runs of hashes %s %s, digests %s %s: want one benchmark, two datasets", ra.BenchmarkHash, rb.BenchmarkHash, ra.DatasetDigest, rb.DatasetDigest)
+	}
+	for _, c := range []struct {
+		file string
+		run  api.Run
+	}{{"a/benchmark.yaml", ra}, {"b/benchmark.yaml", rb}} {
+		var board api.Leaderboard
+		decode(t, srv, "GET", api.LeaderboardFor(url.Values{"benchmark": {c.file}}), "", http.StatusOK, &board)
+		if board.DatasetDigest != c.run.DatasetDigest || len(board.Entries) != 1 || board.Entries[0].Run != c.run.ID || board.DatasetNote != "" || len(board.Datasets) != 2 {
+			t.Errorf("the board of %s: %+v, want run %s alone", c.file, board, c.run.ID)
+		}
+		var grid api.Grid
+		decode(t, srv, "GET", api.GridFor(url.Values{"benchmark": {c.file}, "limit": {"1"}}), "", http.StatusOK, &grid)
+		if grid.DatasetDigest != c.run.DatasetDigest || len(grid.Systems) != 1 || grid.Systems[0].Run != c.run.ID || len(grid.Rows) != 1 || grid.RowsNote != "" {
+			t.Errorf("the grid of %s: %+v", c.file, grid)
+		}
+	}
+	setFile(t, filepath.Join(dir, "a", "data", "invoices.jsonl"), "not json\n", time.Hour)
+	var board api.Leaderboard
+	decode(t, srv, "GET", api.LeaderboardFor(url.Values{"benchmark": {"a/benchmark.yaml"}}), "", http.StatusOK, &board)
+	if board.DatasetDigest != rb.DatasetDigest || len(board.Entries) != 1 || board.Entries[0].Run != b ||
+		!strings.Contains(board.DatasetNote, "a/benchmark.yaml: its dataset a/data/invoices.jsonl does not validate now") {
+		t.Errorf("a dataset that does not validate: %+v", board)
+	}
+}
+
+// TestGridClipped: a prediction of 4 MiB shows in the grid as a JSON string of its start
+// and a marker, clipped; the others whole. A page stops at its bound in bytes, and the
+// next page starts after its last row: every example shows once.
+func TestGridClipped(t *testing.T) {
+	dir, srv := twoSystems(t)
+	a := startRun(t, srv, `{"benchmark": "benchmark.yaml"}`)
+	waitStatus(t, srv, a, store.Completed)
+	b := startRun(t, srv, `{"benchmark": "other.yaml"}`)
+	waitStatus(t, srv, b, store.Completed)
+	db, err := sql.Open("sqlite", store.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	big := `say "` + strings.Repeat("é", 2<<20) + `"` // 4 MiB of UTF-8, quotes to escape
+	if _, err := db.Exec(`UPDATE results SET result = json_set(result, '$.prediction', ?) WHERE run_id = ?`, big, b); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, srv, "GET", api.GridFor(url.Values{"benchmark": {"benchmark.yaml"}, "limit": {"200"}}), "")
+	var g api.Grid
+	if err := json.Unmarshal([]byte(r.body), &g); err != nil || r.status != http.StatusOK {
+		t.Fatalf("%d %.300s", r.status, r.body)
+	}
+	if len(r.body) > 1<<20 || len(g.Rows) != 10 || g.Next != -1 || g.Systems[0].Run != b {
+		t.Fatalf("a grid of %d bytes, %d rows, next %d, systems %+v", len(r.body), len(g.Rows), g.Next, g.Systems)
+	}
+	for _, row := range g.Rows {
+		clipped, whole := row.Cells[0], row.Cells[1]
+		var text string
+		if !clipped.Clipped || json.Unmarshal(clipped.Prediction, &text) != nil || !strings.HasPrefix(text, `"say \"éé`) ||
+			!strings.Contains(text, "[clipped: ") || len(clipped.Prediction) > 3*maxCellBytes {
+			t.Errorf("row %d: the long prediction (%d bytes) %.80s", row.Index, len(clipped.Prediction), clipped.Prediction)
+		}
+		if whole.Clipped || strings.Contains(string(whole.Prediction), "clipped") || len(whole.Fields) == 0 && whole.Status == api.Valid {
+			t.Errorf("row %d: a short prediction: %+v", row.Index, whole)
+		}
+	}
+	saved := maxGridBytes
+	maxGridBytes = 3 * maxCellBytes
+	defer func() { maxGridBytes = saved }()
+	var seen []int
+	after := "-1"
+	for pages := 0; after != "-1" || pages == 0; pages++ {
+		if pages > 10 {
+			t.Fatalf("more than 10 pages: %v", seen)
+		}
+		decode(t, srv, "GET", api.GridFor(url.Values{"benchmark": {"benchmark.yaml"}, "limit": {"200"}, "after": {after}}), "", http.StatusOK, &g)
+		if len(g.Rows) == 0 || len(g.Rows) > 2 {
+			t.Fatalf("a page of %d rows under a bound of three cells", len(g.Rows))
+		}
+		for _, row := range g.Rows {
+			seen = append(seen, row.Index)
+		}
+		if g.Next != -1 && g.Next != g.Rows[len(g.Rows)-1].Index {
+			t.Errorf("next %d after a page ending at %d", g.Next, g.Rows[len(g.Rows)-1].Index)
+		}
+		after = strconv.Itoa(g.Next)
+	}
+	if !slices.Equal(seen, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Errorf("the pages showed %v", seen)
 	}
 }

@@ -201,7 +201,6 @@ const maxCellBytes = 16 << 10
 
 var maxGridBytes = 8 << 20 // a variable for its test
 
-
 // fits is how many of the rows of sizes a page takes: those within maxGridBytes, at
 // least one.
 func fits(sizes []int) int {

@@ -686,6 +686,49 @@ func (b *browser) screenshot(name string) {
 	}
 }
 
+// screenshotWidths saves the page as <name>.png at the tests' width, 1280 px, and as
+// <name>-1024.png at 1024 px, a laptop's; at each width the text of every selector in
+// oneLine must stay on one line (numbers, ids, intervals, headers, labels).
+func (b *browser) screenshotWidths(name string, oneLine ...string) {
+	b.t.Helper()
+	for _, w := range []int64{1024, 1280} {
+		b.run(chromedp.EmulateViewport(w, 900))
+		eval[bool](b, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		b.oneLine(fmt.Sprint(w, " px"), oneLine...)
+		if w == 1280 {
+			b.screenshot(name)
+		} else {
+			b.screenshot(fmt.Sprint(name, "-", w))
+		}
+	}
+}
+
+// lines is how many lines the text of the element matching selector that takes most
+// takes (0 when none matches): its text boxes, grouped by the line they sit on.
+func (b *browser) lines(selector string) int {
+	b.t.Helper()
+	return eval[int](b, `Math.max(0, ...[...document.querySelectorAll(`+js(selector)+`)].map(e => {
+		const tops = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+		for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+			const r = document.createRange();
+			r.selectNodeContents(n);
+			for (const x of r.getClientRects()) if (x.width > 0) tops.push(x.top);
+		}
+		tops.sort((a, b) => a - b);
+		return tops.filter((t, i) => i === 0 || t - tops[i - 1] > 4).length;
+	}))`)
+}
+
+// oneLine fails the test for each selector whose text wraps onto more than one line.
+func (b *browser) oneLine(width string, selectors ...string) {
+	b.t.Helper()
+	for _, sel := range selectors {
+		if n := b.lines(sel); n > 1 {
+			b.t.Errorf("at %s, %s takes %d lines, want 1", width, sel, n)
+		}
+	}
+}
+
 // consoleText is the text DevTools would show for the arguments of a console call.
 func consoleText(args []*runtime.RemoteObject) string {
 	parts := make([]string, 0, len(args))

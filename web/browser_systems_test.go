@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
@@ -139,7 +141,7 @@ func TestBrowserLaunchSystems(t *testing.T) {
 	if strings.Count(scores, ".") != 2 {
 		t.Errorf("scores %q, want two", scores)
 	}
-	b.screenshot("runs-systems")
+	b.screenshotWidths("runs-systems", "#live-cards .live-system", "#live-cards .live-pace", "#runs th", "#runs td.run-system")
 
 	// The dataset changes by one byte; the benchmark runs again; the old and the new run of
 	// the own system took different exams.
@@ -189,6 +191,20 @@ func TestBrowserLaunchSystems(t *testing.T) {
 	poll[bool](b, "the page to be ready", `document.querySelector('#compare-page[data-ready="1"] #compare-a') !== null`, 10*time.Second, "")
 	t.Logf("compare of two datasets: %s", why)
 	b.screenshot("compare-refused")
+
+	// The board of the benchmark now has two datasets to choose from, each counted.
+	b.open(srv.URL("/leaderboard?benchmark=benchmark.yaml"))
+	opts := poll[string](b, "the dataset select", `(() => {
+		const s = document.getElementById("dataset");
+		return s && JSON.stringify([...s.options].map(o => o.textContent));
+	})()`, 10*time.Second, `(document.getElementById("board-head") || {textContent: ""}).textContent`)
+	if !regexp.MustCompile(`^\["[0-9a-f]{12} · 1 system ran","[0-9a-f]{12} · 2 systems ran"\]$`).MatchString(opts) {
+		t.Errorf("dataset options %s, want the new dataset's 1 system, then the old one's 2", opts)
+	}
+	if got := b.text(`label[for="dataset"]`); got != "dataset" {
+		t.Errorf("the select's label reads %q", got)
+	}
+	b.screenshotWidths("leaderboard-datasets", "#board-head .ident")
 }
 
 // TestBrowserResumeFollowed cancels a run of a system chosen by name and resumes it on the
@@ -232,6 +248,11 @@ func TestBrowserResumeFollowed(t *testing.T) {
 		t.Errorf("the resumed run shows %s / %s examples, want 60 / 60", done, total)
 	}
 }
+
+// boardOneLine are the parts of the leaderboard that must not wrap at 1024 px: they did
+// (intervals, headers, run ids split as "run …" over "41PBCBKV30", long labels on three lines).
+var boardOneLine = []string{"#board th", "#board .entry-interval", "#board .run-link", "#board .delta-value", "#board .delta-interval",
+	"#board td.counts", "#board .system-name", "#heatmap th .system-name", "#board-head .ident", "#ranking .toolbar h2"}
 
 // TestBrowserLeaderboard opens an empty leaderboard, fills it with "Run every system" (the
 // benchmark's own and the runtime file's other binding), and reads it: both ranked with
@@ -285,7 +306,7 @@ func TestBrowserLeaderboard(t *testing.T) {
 		t.Errorf("the board shows dataset %q and benchmark %q, want both short", b.text("#board-dataset"), b.text("#board-benchmark-hash"))
 	}
 	t.Logf("second: %s; heatmap %s", verdict, heat)
-	b.screenshot("leaderboard")
+	b.screenshotWidths("leaderboard", boardOneLine...)
 
 	b.clickJS(`#board tr.entry[data-rank="1"] input.pick`)
 	b.clickJS(`#board tr.entry[data-rank="2"] input.pick`)
@@ -296,7 +317,7 @@ func TestBrowserLeaderboard(t *testing.T) {
 		t.Errorf("labeller-b − labeller = %s, want a negative difference", delta)
 	}
 	t.Logf("compare labeller-b with labeller: %s %s", delta, b.text("#compare-ci"))
-	b.screenshot("compare-systems")
+	b.screenshotWidths("compare-systems")
 
 	b.open(srv.URL("/leaderboard/examples?benchmark=benchmark.yaml"))
 	all := poll[int](b, "the grid's rows", `document.querySelectorAll("#grid tr.grid-row").length`, 10*time.Second, "")
@@ -306,6 +327,8 @@ func TestBrowserLeaderboard(t *testing.T) {
 	if n := b.count("#grid tr.grid-row td.cell .mark"); n != 2*all {
 		t.Errorf("%d ✓/✗ marks, want one per cell (%d)", n, 2*all)
 	}
+	widths := `JSON.stringify([...document.querySelectorAll("#grid thead th")].map(th => Math.round(th.getBoundingClientRect().width)))`
+	before := eval[string](b, widths)
 	b.setControl("#grid-filter", "disagree")
 	disagree := poll[int](b, "the rows where the systems disagree", `(() => {
 		const rs = [...document.querySelectorAll("#grid tr.grid-row")];
@@ -313,8 +336,14 @@ func TestBrowserLeaderboard(t *testing.T) {
 			rs.every(r => new Set([...r.querySelectorAll("td.cell")].map(c => c.dataset.right)).size === 2) && rs.length;
 	})()`, 10*time.Second, `document.querySelectorAll("#grid tr.grid-row").length + " rows"`)
 	t.Logf("grid: %d rows on the first page, %d where the systems disagree (%s)", all, disagree, b.text("#grid-info"))
-	b.screenshot("grid")
+	if after := eval[string](b, widths); after != before {
+		t.Errorf("the grid's columns are %s px wide on the first page, %s on the filtered one: they should not move", before, after)
+	}
+	b.screenshotWidths("grid", "#grid th .system-name", "#grid th a", "#grid-info")
 }
+
+// longName is an AI-system label too long for a table's column.
+const longName = "labeller-with-a-name-long-enough-to-be-clipped-v2"
 
 // TestBrowserLaunchNotInstalled: on a machine without one system's program, "Run every
 // system" runs the others and says which did not run and why. The server refuses a
@@ -325,7 +354,8 @@ func TestBrowserLaunchNotInstalled(t *testing.T) {
 	requireBrowser(t)
 	dir := systemsWorkspace(t)
 	testkit.WriteFiles(t, dir, map[string]string{
-		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  ghost:\n    command: [./no-such-adapter]\n",
+		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  ghost:\n    command: [./no-such-adapter]\n" +
+			"  " + longName + ":\n    command: [./label-adapter, -wrong-every, \"4\"]\n",
 	})
 	srv := startServer(t, dir)
 	b := newBrowser(t, 60*time.Second)
@@ -333,16 +363,16 @@ func TestBrowserLaunchNotInstalled(t *testing.T) {
 	b.open(srv.URL("/leaderboard?benchmark=benchmark.yaml"))
 	plan := poll[string](b, "the empty board's button", `document.getElementById("run-every") && !document.getElementById("run-every").disabled && document.getElementById("run-every-plan").textContent`, 10*time.Second,
 		`(document.getElementById("leaderboard-page") || {textContent: ""}).textContent`)
-	if plan != "runs labeller, ghost, one run each" {
+	if plan != "runs labeller, ghost, "+longName+", one run each" {
 		t.Errorf("the plan reads %q", plan)
 	}
 	b.clickJS("#run-every")
-	entries := poll[string](b, "the board with the system that can run", `(() => {
+	entries := poll[string](b, "the board with the systems that can run", `(() => {
 		const rs = [...document.querySelectorAll("#board tr.entry")];
 		return rs.length > 0 && JSON.stringify(rs.map(r => r.dataset.system));
 	})()`, 30*time.Second, `(document.getElementById("leaderboard-page") || {textContent: ""}).textContent`)
-	if entries != `["labeller"]` {
-		t.Errorf("board %s, want labeller alone", entries)
+	if entries != `["labeller","`+longName+`"]` {
+		t.Errorf("board %s, want labeller and %s", entries, longName)
 	}
 	note := b.text("#launch-not-run")
 	if !strings.HasPrefix(note, "ghost was not run: its binding in benchy.runtime.yaml runs ") || !strings.Contains(note, "does not exist") || strings.Contains(note, "systems[") {
@@ -352,7 +382,39 @@ func TestBrowserLaunchNotInstalled(t *testing.T) {
 		t.Errorf("an error beside the note: %s", b.text("#launch-error"))
 	}
 	t.Logf("board %s; note: %s", entries, note)
-	b.screenshot("leaderboard-not-installed")
+	b.screenshotWidths("leaderboard-not-installed", boardOneLine...)
+	// The long label ends in "…" at 1024 px, whole in its title.
+	b.run(chromedp.EmulateViewport(1024, 900))
+	clipped := eval[string](b, `(() => {
+		const e = document.querySelector('#board tr.entry[data-rank="2"] .system-name');
+		return e.scrollWidth > e.clientWidth ? e.title.split("\n")[0] : "not clipped";
+	})()`)
+	if clipped != longName {
+		t.Errorf("the long label at 1024 px: %q, want it clipped with the whole in its title", clipped)
+	}
+
+	// Its results page names the three identities, in words.
+	run := eval[string](b, `document.querySelector('#board tr.entry[data-rank="2"]').dataset.run`)
+	b.open(srv.URL("/results?run=" + run))
+	poll[bool](b, "the run's identities", `document.getElementById("run-system-hash") !== null`, 10*time.Second, "")
+	for id, words := range map[string]string{
+		"run-benchmark-hash": "benchmark hash: program, scoring and data path, without the AI-system",
+		"run-dataset-digest": "dataset digest: the JSONL bytes and every artifact's",
+		"run-system-hash":    "system hash: ",
+		"run-ir-hash":        "IR hash: ",
+	} {
+		short := b.text("#" + id)
+		title := eval[string](b, `document.getElementById(`+js(id)+`).title`)
+		label := eval[string](b, `document.getElementById(`+js(id)+`).parentElement.textContent`)
+		if len(short) != 12 || !strings.HasPrefix(title, words) || !strings.Contains(title, "\nsha256:"+short) ||
+			!strings.HasPrefix(label, strings.SplitN(words, ":", 2)[0]+" ") {
+			t.Errorf("#%s: %q (%q), title %q", id, short, label, title)
+		}
+	}
+	if got := b.text("#run-system"); got != longName {
+		t.Errorf("the results page names the AI-system %q", got)
+	}
+	b.screenshotWidths("results-identities", "#run-identities .ident", "#run-meta .nowrap")
 
 	b.open(srv.URL("/runs?benchmark=benchmark.yaml"))
 	b.clickJS(`#systems input.system-binding[data-name="ghost"]`)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -128,6 +129,26 @@ func TestPickerShowsTheComparedRun(t *testing.T) {
 		got := placeholderSelected(sel)
 		if got != tt.placeholder {
 			t.Errorf("b=%q: placeholder selected %v, want %v: %s", tt.b, got, tt.placeholder, sel)
+		}
+	}
+}
+
+// TestCandLabel: a run's line in the A and B selects names its AI-system by its label, as
+// every page does: a model run is "local/llama3.2", not its provider "local".
+func TestCandLabel(t *testing.T) {
+	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		run  api.Run
+		want string
+	}{
+		{"a model run", api.Run{ID: "01ABCDEFGHJK0123456789", Binding: "local", System: &api.System{Label: "local/llama3.2"}, CreatedAt: created}, "local/llama3.2"},
+		{"an external system", api.Run{ID: "01B", Binding: "langdetect", System: &api.System{Label: "langdetect"}, CreatedAt: created}, "langdetect"},
+		{"a run stored before systems were recorded", api.Run{ID: "01C", Binding: "langdetect", CreatedAt: created}, "langdetect"},
+	} {
+		got := candLabel(c.run)
+		if !strings.HasSuffix(got, " · "+c.want) {
+			t.Errorf("%s: %q, want it to end with %q", c.name, got, c.want)
 		}
 	}
 }

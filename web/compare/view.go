@@ -118,8 +118,8 @@ func candLabel(r api.Run) string {
 		s += " · " + ui.ScorePtr(rep.BenchmarkScore)
 	}
 	s += " · " + ui.Time(r.CreatedAt)
-	if r.Binding != "" {
-		s += " · " + r.Binding
+	if name := ui.RunSystem(&r); name != "" {
+		s += " · " + name
 	}
 	if r.Options.Limit > 0 {
 		s += " · first " + ui.Int(r.Options.Limit)
@@ -274,8 +274,8 @@ func (p *Page) renderFlips(c *api.Comparison) app.UI {
 // systemOf is " · label" of run id's AI-system when the page has the run, for the cards.
 func (p *Page) systemOf(id string) string {
 	for _, l := range []*ui.Load[api.Run]{&p.runA, &p.runB} {
-		if l.Has(id) && l.Value.System != nil && l.Value.System.Label != "" {
-			return " · " + l.Value.System.Label
+		if l.Has(id) && ui.RunSystem(&l.Value) != "" {
+			return " · " + ui.RunSystem(&l.Value)
 		}
 	}
 	return ""

@@ -26,6 +26,9 @@ func TestRenderStates(t *testing.T) {
 		&Page{bench: "b.yaml", page: uitest.Failed[api.Grid]("b.yaml\n", errors.New("offline"))},
 		&Page{bench: "b.yaml", page: uitest.Loaded("b.yaml\n", api.Grid{Next: -1})},
 		&Page{bench: "b.yaml", page: uitest.Loaded("b.yaml\n", g), filter: api.FilterDisagree},
+		// the server's note on rows without their input, and a clipped prediction
+		&Page{bench: "b.yaml", page: uitest.Loaded("b.yaml\n", api.Grid{Systems: g.Systems[:1], RowsNote: "the dataset changed since these runs", Next: -1,
+			Rows: []api.GridRow{{Cells: []api.GridCell{{Status: api.Valid, Clipped: true, Prediction: json.RawMessage(`"{\"text\":\"aaa… [clipped: 90000 bytes of JSON in all; the first 4096 shown]"`)}}}}})},
 		// a row with fewer cells than systems, from a server that left one out
 		&Page{bench: "b.yaml", page: uitest.Loaded("b.yaml\n", api.Grid{Systems: g.Systems, Rows: []api.GridRow{{Cells: g.Rows[0].Cells[:1]}}})},
 	)

@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -56,7 +57,11 @@ func (p *Page) renderGrid() app.UI {
 		app.Button().ID("grid-next").Disabled(!hasNext || p.page.Busy).Text("Next →").OnClick(p.onNext),
 		app.If(p.page.Busy, func() app.UI { return app.Span().Class("muted").Text("loading…") }),
 	)
-	return app.Section().ID("grid-panel").Class("panel").Body(bar, p.renderTable())
+	var note app.UI = app.Div().ID("rows-note").Hidden(true)
+	if p.page.OK && g.RowsNote != "" {
+		note = app.P().ID("rows-note").Class("notice").Text(g.RowsNote)
+	}
+	return app.Section().ID("grid-panel").Class("panel").Body(bar, note, p.renderTable())
 }
 
 // renderTable is the page of examples: input, expected, then one column per system.
@@ -81,8 +86,8 @@ func (p *Page) renderTable() app.UI {
 	head := []app.UI{app.Th().Text("#"), app.Th().Text("Input"), app.Th().Text("Expected")}
 	for _, s := range g.Systems {
 		head = append(head, app.Th().Class("system-col").Body(
-			app.Div().Class("mono").Text(s.System),
-			app.A().Class("mono muted small").Href(ui.ResultsURL(s.Run, "")).Title("run "+s.Run).Text("run "+ui.ShortID(s.Run)),
+			app.Div().Body(ui.SystemName(s.System, "")),
+			app.A().Class("mono muted small nowrap").Href(ui.ResultsURL(s.Run, "")).Title("run "+s.Run).Text("run "+ui.ShortID(s.Run)),
 		))
 	}
 	rows := make([]app.UI, 0, len(g.Rows))
@@ -97,10 +102,40 @@ func (p *Page) renderTable() app.UI {
 		}
 		rows = append(rows, app.Tr().Class("grid-row").DataSet("index", r.Index).Body(cells...))
 	}
-	return app.Div().Class("grid-scroll").Body(app.Table().ID("grid").Class("data grid").Body(
+	return app.Div().Class("grid-scroll").Body(app.Table().ID("grid").Class("data grid").Style("min-width", minWidth(len(g.Systems))).Body(
+		columns(len(g.Systems)),
 		app.THead().Body(app.Tr().Body(head...)),
 		app.TBody().Body(rows...),
 	))
+}
+
+// The grid's columns have set widths (table-layout: fixed), the same on every page
+// whatever the examples hold: the index, input and expected, then the systems sharing the
+// rest equally. Below minWidth the grid scrolls sideways rather than squeeze them.
+const (
+	indexWidth  = 52  // px
+	fieldWidth  = 24  // % of the table, input and expected each
+	minField    = 200 // px, input and expected each
+	minSystemPx = 170 // px, each system
+)
+
+// columns is the grid's colgroup for n systems.
+func columns(n int) app.UI {
+	cols := []app.UI{
+		app.Col().Class("index").Style("width", strconv.Itoa(indexWidth)+"px"),
+		app.Col().Style("width", strconv.Itoa(fieldWidth)+"%"),
+		app.Col().Style("width", strconv.Itoa(fieldWidth)+"%"),
+	}
+	share := strconv.FormatFloat(float64(100-2*fieldWidth)/float64(max(1, n)), 'f', 3, 64) + "%"
+	for range n {
+		cols = append(cols, app.Col().Class("system").Style("width", share))
+	}
+	return app.ColGroup().Body(cols...)
+}
+
+// minWidth is the width below which the grid of n systems scrolls sideways.
+func minWidth(n int) string {
+	return strconv.Itoa(indexWidth+2*minField+n*minSystemPx) + "px"
 }
 
 // renderCell is one system's answer to one example: the prediction and a mark per field,
@@ -126,11 +161,21 @@ func renderCell(c api.GridCell, system string) app.UI {
 		return td.Body(body...)
 	}
 	pred := ui.CompactJSON(c.Prediction)
+	if c.Clipped { // the server sent the start of a long prediction, as a JSON string
+		var start string
+		if json.Unmarshal(c.Prediction, &start) == nil {
+			pred = start
+		}
+	}
 	short, clipped := ui.Clip(pred, ui.CellChars)
 	predEl := app.Div().Class("mono prediction").Text(short)
 	if clipped {
 		full, _ := ui.Clip(pred, ui.TitleChars)
 		predEl = predEl.Title(full)
+	}
+	if c.Clipped {
+		predEl = app.Div().Class("mono prediction clipped").Title("the start of a longer prediction: the run's results (and its exports) have it whole").Body(
+			app.Span().Class("badge").Text("clipped"), app.Text(" "+short))
 	}
 	marks := make([]app.UI, 0, len(c.Fields))
 	for _, f := range c.Fields {
@@ -167,10 +212,12 @@ func cellClass(c api.GridCell) string {
 const gridCSS = `
 #grid-panel h2.mono { font-size: 15px; }
 .grid-scroll { overflow-x: auto; }
+table.grid { table-layout: fixed; }
+table.grid td, table.grid th { overflow: hidden; overflow-wrap: anywhere; }
+table.grid th.system-col { --clip: 100%; }
 table.grid td.index { font-variant-numeric: tabular-nums; color: var(--muted); }
-table.grid td.input, table.grid td.expected { max-width: 320px; }
-table.grid th.system-col { min-width: 150px; border-left: 1px solid var(--line); }
-table.grid td.cell { border-left: 1px solid var(--line); min-width: 150px; }
+table.grid th.system-col { border-left: 1px solid var(--line); }
+table.grid td.cell { border-left: 1px solid var(--line); }
 table.grid td.cell.right { background: #f1f9f4; }
 table.grid td.cell.wrong { background: #fdf5f4; }
 table.grid td.cell.invalid_output, table.grid td.cell.execution_error { background: #fff8ec; }

@@ -137,3 +137,20 @@ func TestRenderStates(t *testing.T) {
 	}
 	uitest.Renders(t, pages...)
 }
+
+// TestDatasetOption: the dataset select counts what the server counts, systems with any
+// completed run of the dataset (runs of the first N examples too), and says so: it counted
+// 6 "systems" where the heading ranked 4.
+func TestDatasetOption(t *testing.T) {
+	for _, c := range []struct {
+		d    api.LeaderboardDataset
+		want string
+	}{
+		{api.LeaderboardDataset{Digest: "sha256:9531168cc16a0123", Systems: 6}, "9531168cc16a · 6 systems ran"},
+		{api.LeaderboardDataset{Digest: "sha256:7c4f00000000ffff", Systems: 1}, "7c4f00000000 · 1 system ran"},
+	} {
+		if got := datasetOption(c.d); got != c.want {
+			t.Errorf("datasetOption(%+v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -80,16 +80,21 @@ func (p *Page) renderRanking(b *api.Leaderboard) app.UI {
 		tickLabels = append(tickLabels, app.Span().Class("tick").Style("left", ax.at(v)).Text(strconv.FormatFloat(v, 'f', 1, 64)))
 	}
 	level := ui.Level(b.Entries[0].Interval)
+	// The headers are short, for the table to fit 1024 px; each title has the long form.
+	th := func(text, title string) app.UI { return app.Th().Class("nowrap").Title(title).Text(text) }
 	head := []app.UI{
-		app.Th().Text(""), app.Th().Text("#"), app.Th().Text("AI-system"), app.Th().Text("Score"),
-		app.Th().Class("forest-head").Body(app.Div().Class("forest-axis").Body(tickLabels...)),
-		app.Th().Text("Δ vs leader (" + level + ")"), app.Th().Text("Examples"), app.Th().Text("Valid · invalid · errors"),
+		app.Th().Text(""), app.Th().Text("#"), app.Th().Text("AI-system"), th("Score", "the benchmark score, with its "+level+" below"),
+		app.Th().Class("forest-head").Title("each score (the point) and its " + level + " (the bar); the dashed line is the leader's score").
+			Body(app.Div().Class("forest-axis").Body(tickLabels...)),
+		th("Δ vs leader", "the score minus the leader's, paired over the examples, with its "+level+": significant when the interval excludes 0"),
+		th("Examples", "examples evaluated"),
+		th("Valid · inv · err", "valid · invalid output · execution error"),
 	}
 	if tokens {
-		head = append(head, app.Th().Text("Tokens in / out"))
+		head = append(head, th("Tokens", "tokens in / out, over every example"))
 	}
 	if latency {
-		head = append(head, app.Th().Text("Latency p50 / p95"))
+		head = append(head, th("p50 / p95", "latency per example: the median (p50) and the 95th percentile (p95)"))
 	}
 	rows := make([]app.UI, 0, len(b.Entries))
 	for _, e := range b.Entries {
@@ -98,17 +103,17 @@ func (p *Page) renderRanking(b *api.Leaderboard) app.UI {
 	return app.Section().ID("ranking").Class("panel").Style("margin-bottom", "12px").Body(
 		app.Div().Class("toolbar").Body(
 			app.H2().Text("Ranking"),
-			app.Span().Class("muted").Text(ui.Plural(len(b.Entries), "AI-system")+" · each its latest completed full run · the bar is the score's "+level+
-				", the dashed line the leader's score"),
+			app.Span().Class("muted").Title("each system's latest completed run of every example; the bar is the score's "+level+
+				", the dashed line the leader's score").Text(ui.Plural(len(b.Entries), "AI-system")+" ranked · each its latest full run · bars: "+level),
 			app.Span().Class("sep"),
 			app.Span().Class("muted small").Text("pick two to compare"),
 			app.Button().ID("board-compare").Class("primary").Disabled(len(p.picks) != 2).
 				Text("Compare ("+strconv.Itoa(len(p.picks))+"/2)").OnClick(p.onCompare),
 		),
-		app.Table().ID("board").Class("data board").Body(
+		app.Div().Class("board-scroll").Body(app.Table().ID("board").Class("data board").Body(
 			app.THead().Body(app.Tr().Body(head...)),
 			app.TBody().Body(rows...),
-		),
+		)),
 	)
 }
 
@@ -118,9 +123,9 @@ func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, toke
 	delta := app.Td().Class("delta").Body(app.Span().Class("badge ok verdict").Text(text))
 	if e.DeltaInterval != nil {
 		delta = app.Td().Class("delta").Body(
-			app.Span().Class("mono delta-value").Text(ui.Signed(e.DeltaVsLeader)), app.Text(" "),
-			app.Span().Class("mono muted small").Title(e.DeltaInterval.Method).Text(ui.SignedInterval(*e.DeltaInterval)),
-			app.Div().Class("verdict small "+class).Text(text),
+			app.Span().Class("mono nowrap delta-value").Text(ui.Signed(e.DeltaVsLeader)),
+			app.Div().Class("mono muted small nowrap delta-interval").Title(e.DeltaInterval.Method).Text(ui.SignedInterval(*e.DeltaInterval)),
+			app.Div().Class("verdict small nowrap "+class).Text(text),
 		)
 	}
 	cells := []app.UI{
@@ -128,17 +133,17 @@ func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, toke
 			Checked(slices.Contains(p.picks, e.Run)).Title("compare this run").OnChange(p.onPick, app.EventScope(e.Run))),
 		app.Td().Class("rank").Text(strconv.Itoa(e.Rank)),
 		app.Td().Class("system").Body(
-			app.Strong().Class("mono").Text(e.System),
-			app.Div().Class("small").Body(app.A().Class("mono muted").Href(ui.ResultsURL(e.Run, "")).Title("run "+e.Run).Text("run "+ui.ShortID(e.Run))),
+			app.Strong().Body(ui.SystemName(e.System, e.SystemHash)),
+			app.Div().Class("small").Body(app.A().Class("mono muted nowrap run-link").Href(ui.ResultsURL(e.Run, "")).Title("run "+e.Run).Text("run "+ui.ShortID(e.Run))),
 		),
 		app.Td().Class("score-cell").Body(
 			app.Span().Class("mono entry-score").DataSet("value", strconv.FormatFloat(e.Score, 'g', -1, 64)).Text(ui.Score(e.Score)),
-			app.Div().Class("mono muted small entry-interval").Title(e.Interval.Method).Text(ui.Interval(e.Interval)),
+			app.Div().Class("mono muted small nowrap entry-interval").Title(e.Interval.Method).Text(ui.Interval(e.Interval)),
 		),
 		app.Td().Class("forest-cell").Body(forest(e, ax, leader)),
 		delta,
-		app.Td().Class("mono").Text(ui.Int(e.Examples)),
-		app.Td().Class("mono counts").Body(
+		app.Td().Class("mono nowrap").Text(ui.Int(e.Examples)),
+		app.Td().Class("mono nowrap counts").Body(
 			app.Span().Class("ok").Text(ui.Int(e.Valid)), app.Text(" · "),
 			app.Span().Class(map[bool]string{true: "bad", false: ""}[e.InvalidOutputs > 0]).Text(ui.Int(e.InvalidOutputs)), app.Text(" · "),
 			app.Span().Class(map[bool]string{true: "warn", false: ""}[e.ExecutionErrors > 0]).Text(ui.Int(e.ExecutionErrors)),
@@ -149,10 +154,10 @@ func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, toke
 		if e.Usage != nil {
 			t = ui.Int(e.Usage.InputTokens) + " / " + ui.Int(e.Usage.OutputTokens)
 		}
-		cells = append(cells, app.Td().Class("mono").Text(t))
+		cells = append(cells, app.Td().Class("mono nowrap").Text(t))
 	}
 	if latency {
-		cells = append(cells, app.Td().Class("mono").Text(millis(e.LatencyP50MS)+" / "+millis(e.LatencyP95MS)))
+		cells = append(cells, app.Td().Class("mono nowrap").Text(millis(e.LatencyP50MS)+" / "+millis(e.LatencyP95MS)))
 	}
 	return app.Tr().Class("entry").DataSet("rank", e.Rank).DataSet("system", e.System).DataSet("run", e.Run).Body(cells...)
 }
@@ -196,7 +201,7 @@ func renderHeatmap(b *api.Leaderboard) app.UI {
 	}
 	rows := make([]app.UI, 0, len(b.Entries))
 	for _, e := range b.Entries {
-		cells := []app.UI{app.Th().Class("mono").Text(e.System)}
+		cells := []app.UI{app.Th().Body(ui.SystemName(e.System, e.SystemHash))}
 		for i := range b.Dimensions {
 			var v *float64
 			if i < len(e.Dimensions) {

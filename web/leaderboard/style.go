@@ -8,9 +8,12 @@ const boardCSS = `
 .board-meta select { font-size: 12px; }
 table.board td { vertical-align: middle; }
 table.board td.rank { font-weight: 700; font-size: 15px; color: var(--accent); width: 28px; }
+table.board td.system { --clip: 13em; }
 table.board td.system strong { font-size: 13px; }
+.board-scroll { overflow-x: auto; }
+table.heatmap th .system-name { --clip: 16em; }
 table.board .entry-score { font-size: 15px; font-weight: 700; }
-table.board th.forest-head, table.board td.forest-cell { width: 34%; min-width: 220px; }
+table.board th.forest-head, table.board td.forest-cell { width: 32%; min-width: 180px; }
 .forest-axis { position: relative; height: 14px; margin: 0 6px; }
 .forest-axis .tick { position: absolute; transform: translateX(-50%); font: 11px var(--mono); color: var(--muted); }
 .forest { position: relative; height: 22px; margin: 0 6px; }

@@ -55,20 +55,21 @@ func (p *Page) renderHead() app.UI {
 	b := &p.board.Value
 	meta := []app.UI{}
 	if p.board.OK {
-		meta = append(meta,
-			app.Span().Body(app.Text("benchmark "), app.Code().ID("board-benchmark-hash").Title(b.BenchmarkHash).Text(ui.ShortHash(b.BenchmarkHash))),
-		)
-		if b.DatasetDigest != "" {
-			meta = append(meta, app.Span().Body(app.Text("dataset "), app.Code().ID("board-dataset").Title(b.DatasetDigest).Text(ui.ShortHash(b.DatasetDigest))))
-		}
-		if len(b.Datasets) > 1 {
+		meta = append(meta, ui.BenchmarkHash.Show("board-benchmark-hash", b.BenchmarkHash))
+		switch {
+		case len(b.Datasets) > 1:
 			opts := make([]app.UI, 0, len(b.Datasets))
 			for _, d := range b.Datasets {
-				opts = append(opts, app.Option().Value(d.Digest).Selected(d.Digest == b.DatasetDigest).
-					Text(ui.ShortHash(d.Digest)+" · "+ui.Plural(d.Systems, "system")))
+				opts = append(opts, app.Option().Value(d.Digest).Selected(d.Digest == b.DatasetDigest).Text(datasetOption(d)))
 			}
-			meta = append(meta, app.Label().For("dataset").Text("other datasets this benchmark took"),
-				app.Select().ID("dataset").Title("The runs of another version of the dataset").Body(opts...).OnChange(p.onDataset))
+			meta = append(meta, app.Span().Class("ident nowrap").Body(
+				app.Label().For("dataset").Class("ident-name").Title(ui.DatasetDigest.Name+": "+ui.DatasetDigest.Means).Text("dataset "),
+				app.Select().ID("dataset").Title("The versions of the dataset this benchmark's runs took, by digest, with how many AI-systems "+
+					"completed a run of each (runs of the first N examples included; the board ranks each system's latest full run)").
+					Body(opts...).OnChange(p.onDataset),
+			))
+		case b.DatasetDigest != "":
+			meta = append(meta, ui.DatasetDigest.Show("board-dataset", b.DatasetDigest))
 		}
 	}
 	links := app.Span().Class("row").Body(
@@ -81,12 +82,22 @@ func (p *Page) renderHead() app.UI {
 		app.Div().Class("toolbar").Body(app.H2().Class("mono").Text(p.bench), app.Span().Class("sep"), links),
 		app.Div().Class("row muted small board-meta").Body(meta...),
 	}
+	if p.board.OK && b.DatasetNote != "" {
+		head = append(head, app.P().ID("dataset-note").Class("notice").Text(b.DatasetNote))
+	}
 	if p.board.OK && b.Unrecorded > 0 {
 		head = append(head, app.P().ID("unrecorded").Class("muted small").Text(
 			ui.Plural(b.Unrecorded, "run")+" from before Benchy recorded datasets "+map[bool]string{true: "is", false: "are"}[b.Unrecorded == 1]+
 				" not shown: which exam they took is unknown, so they cannot be ranked with these."))
 	}
 	return app.Section().ID("board-head").Class("panel").Style("margin-bottom", "12px").Body(head...)
+}
+
+// datasetOption is a dataset's line in the select: its digest's start and its number of
+// systems. The count is of systems with any completed run of the dataset, runs of the first
+// N examples included, which the board does not rank: "systems ran", not "ranked".
+func datasetOption(d api.LeaderboardDataset) string {
+	return ui.ShortHash(d.Digest) + " · " + ui.Plural(d.Systems, "system") + " ran"
 }
 
 // renderList lists the workspace's benchmarks, the files of one benchmark together: each
@@ -131,14 +142,15 @@ func (p *Page) renderList() app.UI {
 			app.Td().Body(links...),
 			app.Td().Class("muted").Text(task),
 			app.Td().Class("mono").Text(strconv.Itoa(len(files))),
-			app.Td().Class("mono").Title(first.BenchmarkHash).Text(ui.ShortHash(first.BenchmarkHash)),
+			app.Td().Class("mono nowrap").Title(ui.BenchmarkHash.Title(first.BenchmarkHash)).Text(ui.ShortHash(first.BenchmarkHash)),
 		))
 	}
 	return app.Section().ID("board-list").Class("panel").Body(
 		app.P().Class("muted").Text("A leaderboard ranks every AI-system's latest completed run of one benchmark on one dataset. "+
 			"Files that differ only in their ai-system: are one benchmark, and share one leaderboard."),
 		app.Table().Class("data").Body(
-			app.THead().Body(app.Tr().Body(app.Th().Text("Benchmark files"), app.Th().Text("Task"), app.Th().Text("Files"), app.Th().Text("Benchmark hash"))),
+			app.THead().Body(app.Tr().Body(app.Th().Text("Benchmark files"), app.Th().Text("Task"), app.Th().Text("Files"),
+				app.Th().Title(ui.BenchmarkHash.Name+": "+ui.BenchmarkHash.Means).Text("Benchmark hash"))),
 			app.TBody().Body(rows...),
 		),
 	)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/web/client"
+	"github.com/benchy-eval/benchy/web/ui"
 )
 
 // Run is a run a page follows: its stored record, kept up to date from the server's events.
@@ -123,12 +124,7 @@ func (r *Run) Phase() (status, note string) {
 }
 
 // Label names the run's AI-system: its label, else its binding, else "".
-func (r *Run) Label() string {
-	if s := r.Record.System; s != nil && s.Label != "" {
-		return s.Label
-	}
-	return r.Record.Binding
-}
+func (r *Run) Label() string { return ui.RunSystem(&r.Record) }
 
 type updater func(func(ctx app.Context))
 

@@ -34,7 +34,16 @@ func (p *Page) renderExamples() app.UI {
 		app.Span().Class("sep"),
 		p.renderExports(),
 	)
-	return app.Section().ID("examples").Class("panel").Body(bar, p.renderTable())
+	return app.Section().ID("examples").Class("panel").Body(bar, p.renderRowsNote(), p.renderTable())
+}
+
+// renderRowsNote says why the results have no input and expected output, when the server
+// says (the dataset changed since the run, or cannot be read now).
+func (p *Page) renderRowsNote() app.UI {
+	if !p.page.OK || p.page.Value.RowsNote == "" {
+		return app.Div().ID("rows-note").Hidden(true)
+	}
+	return app.P().ID("rows-note").Class("notice").Text(p.page.Value.RowsNote)
 }
 
 // pageInfo says which page this is, of how many when the count is known.

@@ -44,7 +44,10 @@ func (p *Page) renderHead() app.UI {
 	meta := app.P().ID("run-meta").Class("row").Body(
 		app.Span().ID("run-status").Class("badge "+r.Status).Text(r.Status),
 		app.Span().Body(app.Text("benchmark "), app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text(r.Benchmark)),
-		app.Span().Body(app.Text("binding "), app.Code().Text(r.Binding)),
+		app.If(r.System != nil && r.System.Label != "", func() app.UI {
+			return app.Span().Class("nowrap").Body(app.Text("AI-system "), app.Span().ID("run-system").Body(ui.SystemName(r.System.Label, r.System.Hash)))
+		}),
+		app.Span().Class("nowrap").Body(app.Text("binding "), app.Code().Text(r.Binding)),
 		app.Span().Class("muted").Text("created "+ui.Time(r.CreatedAt)),
 		app.If(r.StartedAt != nil && r.FinishedAt != nil, func() app.UI {
 			return app.Span().Class("muted").Text("took " + ui.Duration(r.FinishedAt.Sub(*r.StartedAt)))
@@ -52,7 +55,20 @@ func (p *Page) renderHead() app.UI {
 		app.If(r.Options.Limit > 0, func() app.UI {
 			return app.Span().Class("muted").Text("first " + ui.Int(r.Options.Limit) + " examples")
 		}),
-		app.Span().Class("hash").Title("IR hash").Text(r.IRHash),
+	)
+	digest := "not recorded" // a run stored before Benchy recorded datasets
+	if api.Active(r.Status) || r.Status == api.Aborted {
+		digest = "not yet known" // the validation pass records it
+	}
+	systemHash := ""
+	if r.System != nil {
+		systemHash = r.System.Hash
+	}
+	ids := app.P().ID("run-identities").Class("row small").Body(
+		ui.BenchmarkHash.Show("run-benchmark-hash", r.BenchmarkHash),
+		ui.DatasetDigest.ShowOr("run-dataset-digest", r.DatasetDigest, digest),
+		ui.SystemHash.Show("run-system-hash", systemHash),
+		ui.IRHash.Show("run-ir-hash", r.IRHash),
 	)
 	score := app.Div().Class("card score-card").Body(
 		app.Div().Class("muted").Text("Benchmark score"),
@@ -89,6 +105,7 @@ func (p *Page) renderHead() app.UI {
 	}
 	return app.Section().Body(
 		meta,
+		ids,
 		app.Div().Class("results-head").Body(score, p.renderCounts(rep)),
 		app.Div().Body(notes...),
 	)

@@ -83,17 +83,16 @@ func (p *Page) renderRow(r api.Run) app.UI {
 		app.Td().Class("run-score").Text(score),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),
-		app.Td().Class("mono run-system").Text(runSystem(r)),
+		app.Td().Class("run-system").Body(ui.SystemName(ui.RunSystem(&r), systemHash(r))),
 		app.Td().Text(ui.Time(r.CreatedAt)),
 		app.Td().Body(app.A().Href(ui.ResultsURL(r.ID, "")).Text("results")),
 	)
 }
 
-// runSystem names a run's AI-system: its label, or its binding for a run stored before
-// Benchy recorded systems.
-func runSystem(r api.Run) string {
-	if r.System != nil && r.System.Label != "" {
-		return r.System.Label
+// systemHash is a run's system hash, "" for a run stored before Benchy recorded systems.
+func systemHash(r api.Run) string {
+	if r.System != nil {
+		return r.System.Hash
 	}
-	return r.Binding
+	return ""
 }

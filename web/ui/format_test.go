@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +103,24 @@ func TestURLs(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestIdentities: every hash a page shows says what it names, and its whole value.
+func TestIdentities(t *testing.T) {
+	for _, k := range []Identity{BenchmarkHash, DatasetDigest, SystemHash, IRHash} {
+		title := k.Title("sha256:44b7c89dce6a0001")
+		if !strings.HasPrefix(title, k.Name+": ") || !strings.HasSuffix(title, "\nsha256:44b7c89dce6a0001") || k.Means == "" {
+			t.Errorf("%s: title %q", k.Name, title)
+		}
+		if k.Show("x", "sha256:44b7c89dce6a0001") == nil || k.ShowOr("", "", "not yet known") == nil {
+			t.Errorf("%s: nothing shown", k.Name)
+		}
+	}
+	if got := RunSystem(&api.Run{Binding: "local", System: &api.System{Label: "local/llama3.2"}}); got != "local/llama3.2" {
+		t.Errorf("RunSystem of a model run: %q", got)
+	}
+	if got := RunSystem(&api.Run{Binding: "langdetect"}); got != "langdetect" {
+		t.Errorf("RunSystem of a run stored before systems: %q", got)
 	}
 }

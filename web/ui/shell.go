@@ -16,6 +16,7 @@ func Shell(active string, body ...app.UI) app.UI {
 		return a
 	}
 	return app.Div().ID("benchy").Body(
+		app.Style().Text(kitCSS),
 		app.Header().Class("top").Body(
 			app.A().Class("brand").Href("/").Body(app.Img().Src("/web/icon.svg").Alt(""), app.Text("Benchy")),
 			app.Nav().Body(

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -196,6 +197,62 @@ func runIDs(ts *testscript.TestScript, neg bool, args []string) {
 		if r.System != nil && !seen[r.System.Label] {
 			seen[r.System.Label] = true
 			ts.Setenv("RUN_"+r.System.Label, r.ID)
+		}
+	}
+}
+
+// TestLeaderboardOfTheFilesDataset: two folders' copies of one benchmark (one hash:
+// ./data/invoices.jsonl as written) on different datasets each have the board of their
+// own folder's dataset, whichever ran last, as the API answers it; a dataset that no
+// longer validates gives the newest run's board, saying so.
+func TestLeaderboardOfTheFilesDataset(t *testing.T) {
+	dir := invoiceRun(t)
+	src, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := os.ReadFile(filepath.Join(dir, "data", "invoices.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, f := range []string{"a", "b"} {
+		testkit.CopyTree(t, filepath.Join(dir, "images"), filepath.Join(dir, f, "images"))
+		data := string(rows)
+		if f == "b" {
+			data = strings.Replace(data, "F-001", "F-00X", 1)
+		}
+		testkit.WriteFiles(t, filepath.Join(dir, f), map[string]string{"benchmark.yaml": string(src), "data/invoices.jsonl": data})
+		code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, f+".json"), filepath.Join(dir, f, "benchmark.yaml"))
+		m := storedLine.FindStringSubmatch(stderr)
+		if code != 0 || m == nil {
+			t.Fatalf("run %s: exit %d\n%s", f, code, stderr)
+		}
+		ids[f] = m[1]
+	}
+	srv := serveAPI(t, dir)
+	for _, f := range []string{"a", "b"} {
+		file := f + "/benchmark.yaml"
+		code, out, stderr := benchyIn(t, dir, "leaderboard", "--json", file)
+		var board api.Leaderboard
+		if err := json.Unmarshal([]byte(out), &board); err != nil || code != 0 {
+			t.Fatalf("leaderboard --json %s: exit %d %s\n%s", file, code, stderr, out)
+		}
+		if len(board.Entries) != 1 || board.Entries[0].Run != ids[f] || len(board.Datasets) != 2 {
+			t.Errorf("the board of %s: %+v, want run %s alone", file, board, ids[f])
+		}
+		if want := body(t, srv, srv.URL, api.LeaderboardFor(url.Values{"benchmark": {file}})); out != want {
+			t.Errorf("leaderboard --json %s:\n%s\nthe API: %s", file, out, want)
+		}
+	}
+	testkit.WriteFiles(t, filepath.Join(dir, "a"), map[string]string{"data/invoices.jsonl": "not json\n"})
+	code, out, stderr := benchyIn(t, dir, "leaderboard", "a/benchmark.yaml")
+	if code != 0 || !strings.Contains(out, "invoice-extractor-v7") || !strings.Contains(out, "a/benchmark.yaml: its dataset a/data/invoices.jsonl does not validate now") {
+		t.Errorf("a dataset that does not validate: exit %d %s\n%s", code, stderr, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len([]rune(l)) > 100 {
+			t.Errorf("a line over 100 columns: %q", l)
 		}
 	}
 }

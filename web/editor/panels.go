@@ -60,7 +60,7 @@ func (p *irPanel) Render() app.UI {
 		app.H2().Text("IR preview"),
 		app.If(p.Valid, func() app.UI {
 			return app.Div().Body(
-				app.Div().Class("hash").Body(app.Text("IR hash "), app.Span().ID("ir-hash").Text(p.Hash)),
+				app.Div().Class("hash").Title(ui.IRHash.Name+": "+ui.IRHash.Means+"; the benchmark hash leaves the AI-system out").Body(app.Text("IR hash "), app.Span().ID("ir-hash").Text(p.Hash)),
 				app.Pre().ID("ir").Class("ir").Text(p.IR),
 			)
 		}).Else(func() app.UI {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/ir"
@@ -23,9 +25,32 @@ import (
 const (
 	boardSystems  = 10
 	boardExamples = 100_000
-	boardHash     = "sha256:be0c000000000000000000000000000000000000000000000000000000000000"
-	boardDigest   = "sha256:da7a000000000000000000000000000000000000000000000000000000000000"
 )
+
+// boardYAML is the benchmark of the store buildBoardWorkspace makes: its runs are of its
+// hash and of its dataset's digest, so that the grid shows the dataset's rows.
+const boardYAML = `version: "1.0"
+ontology_version: "1.0"
+benchmark:
+  task: classify
+  domain: general
+  language: en
+program:
+  input:
+    text: string
+  output:
+    label:
+      enum: [l0, l1, l2, l3, l4, l5, l6]
+scoring:
+  weights:
+    label: 1
+  aggregator: weighted_mean
+data:
+  path: ./data.jsonl
+ai-system:
+  type: external
+  id: system-00
+`
 
 // BenchmarkLeaderboard times, at the handler, the leaderboard of 10 systems × 100,000
 // examples in a real SQLite store (made with store.ResultWriter, once per benchmark run,
@@ -40,7 +65,7 @@ func BenchmarkLeaderboard(b *testing.B) {
 	}
 	dir := b.TempDir()
 	start := time.Now()
-	buildBoardWorkspace(b, dir)
+	boardHash, boardDigest := buildBoardWorkspace(b, dir)
 	fi, _ := os.Stat(store.Path(dir))
 	b.Logf("a store of %d runs × %d results, %d MB, built in %v", boardSystems, boardExamples, fi.Size()>>20, time.Since(start).Round(time.Millisecond))
 	s, err := New(Config{Workspace: dir, AllowedHosts: []string{"bench.test"}})
@@ -106,10 +131,11 @@ func BenchmarkLeaderboard(b *testing.B) {
 	}
 }
 
-// buildBoardWorkspace writes workspace dir: data.jsonl, and a store with one completed
-// run of each system over it. System j answers example i right with a chance that falls
-// with j, fails every 37th example plus j, and records a latency.
-func buildBoardWorkspace(b *testing.B, dir string) {
+// buildBoardWorkspace writes workspace dir: b.yaml, data.jsonl, and a store with one
+// completed run of each system over it; it returns their benchmark hash and dataset
+// digest. System j answers example i right with a chance that falls with j, fails every
+// 37th example plus j, and records a latency.
+func buildBoardWorkspace(b *testing.B, dir string) (boardHash, boardDigest string) {
 	f, err := os.Create(filepath.Join(dir, "data.jsonl"))
 	if err != nil {
 		b.Fatal(err)
@@ -122,6 +148,25 @@ func buildBoardWorkspace(b *testing.B, dir string) {
 		b.Fatal(err)
 	}
 	f.Close()
+	if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(boardYAML), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	canonical, _, ds := compiler.CompileCanonical([]byte(boardYAML))
+	if len(ds) > 0 {
+		b.Fatal(ds)
+	}
+	bench, err := ir.Unmarshal(canonical)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if boardHash, err = ir.BenchmarkHash(canonical); err != nil {
+		b.Fatal(err)
+	}
+	v, err := engine.DatasetDigest(context.Background(), bench, dir, engine.Paths{Workspace: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	boardDigest = v.Digest
 	st, err := store.Open(store.Path(dir))
 	if err != nil {
 		b.Fatal(err)
@@ -130,7 +175,7 @@ func buildBoardWorkspace(b *testing.B, dir string) {
 	for j := range boardSystems {
 		label := fmt.Sprintf("system-%02d", j)
 		sys := engine.NewSystem(ir.AISystem{Type: ir.SystemExternal, ID: label}, "", "local", "")
-		run, err := st.CreateRun(store.RunSpec{Benchmark: "b.yaml", IR: json.RawMessage(`{"data":{"path":"data.jsonl"}}`),
+		run, err := st.CreateRun(store.RunSpec{Benchmark: "b.yaml", IR: canonical,
 			IRHash: "sha256:ir" + label, AISystem: sys.Definition, Binding: "local", BenchmarkHash: boardHash, System: &sys})
 		if err != nil {
 			b.Fatal(err)
@@ -174,4 +219,5 @@ func buildBoardWorkspace(b *testing.B, dir string) {
 			b.Fatal(err)
 		}
 	}
+	return boardHash, boardDigest
 }

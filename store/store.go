@@ -52,6 +52,26 @@ func Open(path string) (*Store, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("store path %q: '?' and '#' are not allowed", path)
 	}
+	// Two openers of a new store (benchy run --parallel-systems, a CLI beside the server)
+	// meet on its first writes: turning WAL on and the first migration take the write lock
+	// outside busy_timeout's reach, and the second is refused SQLITE_BUSY at once. It waits
+	// and tries again, as busy_timeout would have.
+	deadline := time.Now().Add(10 * time.Second)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		s, err := openOnce(path)
+		if err == nil || !busy(err) || time.Now().After(deadline) {
+			return s, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// busy says err is SQLite's "database is locked".
+func busy(err error) bool {
+	return strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked")
+}
+
+func openOnce(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,9 @@ func TestRunSystems(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, stderr)
 			}
+			if strings.Contains(stderr, "not recorded") { // both runs opened the new store at once
+				t.Errorf("a run went unrecorded:\n%s", stderr)
+			}
 			runs := storedRuns(t, dir)
 			label, slow := runs["label"], runs["slow-system"]
 			if len(runs) != 2 || label.Status != store.Completed || slow.Status != store.Completed {

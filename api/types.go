@@ -404,6 +404,10 @@ type Leaderboard struct {
 	// Unrecorded counts completed runs of the benchmark stored before Benchy recorded
 	// datasets: they are in no leaderboard ("dataset not recorded").
 	Unrecorded int `json:"unrecorded"`
+	// NotRanked are systems whose latest full run on this dataset had an execution error
+	// on every example (the system was never reached: a model server not running, a
+	// command that crashes): a score of 0 there measures the setup, not the system.
+	NotRanked []LeaderboardNotRanked `json:"not_ranked"`
 	// DatasetNote says why a board asked for by file is not of the file's dataset as it
 	// stands (it does not validate now): it is of the newest completed run's.
 	DatasetNote string `json:"dataset_note,omitempty"`
@@ -434,6 +438,13 @@ type LeaderboardEntry struct {
 	LatencyP50MS *float64   `json:"latency_p50_ms,omitempty"` // where recorded
 	LatencyP95MS *float64   `json:"latency_p95_ms,omitempty"`
 	FinishedAt   *time.Time `json:"finished_at"`
+}
+
+// LeaderboardNotRanked is a system left off the ranking, with its run and why.
+type LeaderboardNotRanked struct {
+	System string `json:"system"`
+	Run    string `json:"run"`
+	Reason string `json:"reason"`
 }
 
 // LeaderboardDataset is one dataset a benchmark's completed runs took.

@@ -43,7 +43,7 @@ type entry struct {
 
 func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, error) {
 	b := board{Leaderboard: api.Leaderboard{BenchmarkHash: benchmarkHash, DatasetDigest: digest,
-		Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}}}
+		Dimensions: [][]string{}, Entries: []api.LeaderboardEntry{}, Datasets: []api.LeaderboardDataset{}, NotRanked: []api.LeaderboardNotRanked{}}}
 	if benchmarkHash == "" { // a benchmark of no hash (a run stored without one) has no board
 		return b, nil
 	}
@@ -85,6 +85,15 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 		e.fill(sys(e.run))
 	}
 	labelUniquely(entries)
+	entries = slices.DeleteFunc(entries, func(e *entry) bool {
+		if sum := e.rep.Summary; sum.Examples == 0 || sum.ExecutionErrors < sum.Examples {
+			return false
+		}
+		b.NotRanked = append(b.NotRanked, api.LeaderboardNotRanked{System: e.System, Run: e.run.ID,
+			Reason: fmt.Sprintf("every example of its latest run (%d) was an execution error: the system was not reached, so its score measures the setup", e.rep.Summary.Examples)})
+		return true
+	})
+	slices.SortFunc(b.NotRanked, func(x, y api.LeaderboardNotRanked) int { return strings.Compare(x.System, y.System) })
 	slices.SortFunc(entries, func(x, y *entry) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), strings.Compare(x.System, y.System), strings.Compare(x.SystemHash, y.SystemHash))
 	})

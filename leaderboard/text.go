@@ -45,11 +45,36 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 	if board.DatasetNote != "" {
 		fmt.Fprint(w, wrap(board.DatasetNote, 100))
 	}
-	if significant {
-		fmt.Fprintln(w, "* the difference to the leader's run is significant (its 95% interval excludes 0)")
+	switch {
+	case significant:
+		fmt.Fprintln(w, "* significantly worse than the leader (95% interval excludes 0); without *: not distinguishable")
+	case len(board.Entries) > 1:
+		fmt.Fprintln(w, "no difference to the leader is significant: every 95% interval includes 0")
 	}
-	if n := len(board.Datasets); n > 1 || (n == 1 && board.Datasets[0].Digest != board.DatasetDigest) {
-		fmt.Fprintf(w, "%d datasets in all were taken by this benchmark's runs; pick one with --dataset\n", n)
+	if len(board.Entries) > 0 {
+		fmt.Fprintln(w, "\nruns, and each difference to the leader with its 95% interval:")
+		for i, e := range board.Entries {
+			vs := "the leader"
+			if d := e.DeltaInterval; i > 0 && d != nil {
+				vs = fmt.Sprintf("%+.4f [%+.4f, %+.4f]", e.DeltaVsLeader, d.Low, d.High)
+				if e.Significant {
+					vs += "*"
+				}
+			}
+			fmt.Fprintf(w, "  %d %s  %s  %s\n", e.Rank, clip(e.System, maxLabel), e.Run, vs)
+		}
+	}
+	for _, n := range board.NotRanked {
+		fmt.Fprint(w, wrap(fmt.Sprintf("not ranked: %s (run %s): %s", n.System, n.Run, n.Reason), 100))
+	}
+	var others []string
+	for _, d := range board.Datasets {
+		if d.Digest != board.DatasetDigest {
+			others = append(others, fmt.Sprintf("%s (%d systems)", short(d.Digest, 12), d.Systems))
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprint(w, wrap("other datasets this benchmark's runs took: "+strings.Join(others, ", ")+"; show one with --dataset", 100))
 	}
 	if board.Unrecorded > 0 {
 		_, err := fmt.Fprintf(w, "%d completed runs are on no board: dataset not recorded (stored by an older benchy)\n", board.Unrecorded)

@@ -120,6 +120,7 @@ func TestRenderStates(t *testing.T) {
 			{Rank: 2, System: "b", Run: "01B", Score: 0.6, DeltaVsLeader: -0.2, DeltaInterval: &api.Interval{Low: -0.3, High: -0.1}, Significant: true},
 		},
 		Datasets: []api.LeaderboardDataset{{Digest: "sha256:cd", Systems: 2}, {Digest: "sha256:ef", Systems: 1}}, Unrecorded: 3,
+		NotRanked: []api.LeaderboardNotRanked{{System: "local/m", Run: "01C", Reason: "every example of its latest run (5) was an execution error"}},
 	}
 	file := uitest.Loaded("b.yaml", api.BenchmarkFile{IR: []byte(`{"ai_system":{"type":"external","id":"a"}}`)})
 	pages := []*Page{

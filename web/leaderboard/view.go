@@ -90,6 +90,18 @@ func (p *Page) renderHead() app.UI {
 			ui.Plural(b.Unrecorded, "run")+" from before Benchy recorded datasets "+map[bool]string{true: "is", false: "are"}[b.Unrecorded == 1]+
 				" not shown: which exam they took is unknown, so they cannot be ranked with these."))
 	}
+	if p.board.OK && len(b.NotRanked) > 0 {
+		items := make([]app.UI, 0, len(b.NotRanked))
+		for _, n := range b.NotRanked {
+			items = append(items, app.Li().Body(
+				app.Span().Class("mono").Text(n.System), app.Text(" ("),
+				app.A().Class("mono").Href(ui.ResultsURL(n.Run, "execution_error")).Title("its results: why each example failed").Text("run "+ui.ShortID(n.Run)),
+				app.Text("): "+n.Reason),
+			))
+		}
+		head = append(head, app.Div().ID("not-ranked").Class("notice").Body(
+			app.Text("Not ranked:"), app.Ul().Body(items...)))
+	}
 	return app.Section().ID("board-head").Class("panel").Style("margin-bottom", "12px").Body(head...)
 }
 

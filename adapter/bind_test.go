@@ -125,10 +125,14 @@ func TestBindSystemIdentity(t *testing.T) {
 		}), false, false},
 		{"a model: a token in its base URL's query, rotated (masked)", with(llm, func(c *bindCase) {
 			c.runtime = strings.Replace(c.runtime, "/v1", "/v1?token=first-token-0123456789", 1)
-		}), with(llm, func(c *bindCase) { c.runtime = strings.Replace(c.runtime, "/v1", "/v1?token=other-token-0123456789", 1) }), false, false},
+		}), with(llm, func(c *bindCase) {
+			c.runtime = strings.Replace(c.runtime, "/v1", "/v1?token=other-token-0123456789", 1)
+		}), false, false},
 		{"a model: a password in its base URL, changed (masked)", with(llm, func(c *bindCase) {
 			c.runtime = strings.Replace(c.runtime, "http://", "http://user:first-token-0123456789@", 1)
-		}), with(llm, func(c *bindCase) { c.runtime = strings.Replace(c.runtime, "http://", "http://user:other-token-0123456789@", 1) }), false, false},
+		}), with(llm, func(c *bindCase) {
+			c.runtime = strings.Replace(c.runtime, "http://", "http://user:other-token-0123456789@", 1)
+		}), false, false},
 		{"a model: the workspace moved elsewhere", llm, with(llm, func(c *bindCase) { c.ws = moved }), false, false},
 		{"a model: its provider's retries", llm, with(llm, func(c *bindCase) { c.runtime = strings.Replace(c.runtime, "}", ", max_retries: 7}", 1) }), false, false},
 	}

@@ -26,9 +26,9 @@ func TestDatasetChangedDuringRun(t *testing.T) {
 		return map[string]any{"label": "yes", "n": 1}, nil
 	}
 	for _, tt := range []struct {
-		name    string
-		between bool // rewrite the file between the passes
-		during  bool // rewrite it while the first example runs
+		name     string
+		between  bool // rewrite the file between the passes
+		during   bool // rewrite it while the first example runs
 		artifact bool // rewrite the artifact rather than the JSONL file
 	}{{"unchanged", false, false, false}, {"between the passes", true, false, false}, {"while it runs", false, true, false},
 		{"an artifact between the passes", true, false, true}, {"an artifact while it runs", false, true, true}} {

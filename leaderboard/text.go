@@ -70,7 +70,11 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 	var others []string
 	for _, d := range board.Datasets {
 		if d.Digest != board.DatasetDigest {
-			others = append(others, fmt.Sprintf("%s (%d systems)", short(d.Digest, 12), d.Systems))
+			plural := "s"
+			if d.Systems == 1 {
+				plural = ""
+			}
+			others = append(others, fmt.Sprintf("%s (%d system%s)", short(d.Digest, 12), d.Systems, plural))
 		}
 	}
 	if len(others) > 0 {

@@ -288,6 +288,11 @@ func (m *manager) run(j *job) (end func() error) {
 			}
 			j.events.setProgress(api.Progress{Done: p.Done, Total: p.Total, Summary: api.Summary(p.Summary), Rate: rate})
 		},
+		Validated: func(v engine.Validated) {
+			if _, ok := j.events.snapshot(); !ok { // a resumed run has its progress already
+				j.events.setProgress(api.Progress{Total: v.Total})
+			}
+		},
 		StoreFailed: func(err error) { j.cancel(fmt.Errorf("%w: %v", errStoreWrite, err)) },
 		Warn:        func(err error) { logf("%v", err) },
 	})

@@ -46,6 +46,10 @@ type Observer struct {
 	StoreFailed func(error)
 	// Warn is told of a store failure that loses no result: the total not recorded.
 	Warn func(error)
+	// Validated is told, once the dataset is checked and before any example runs, how many
+	// examples will run: a page shows 0 of N rather than "starting" while a slow system
+	// thinks over its first answer.
+	Validated func(engine.Validated)
 }
 
 // End is how an execution ended, as its record says it: Ending decides it, Record writes it.
@@ -82,6 +86,9 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 		BenchmarkDir: p.BenchmarkDir, Paths: p.Paths, IRHash: p.IRHash, Binding: p.Binding,
 		BenchmarkHash: p.BenchmarkHash, System: &p.System,
 		Validated: func(v engine.Validated) error {
+			if obs.Validated != nil {
+				obs.Validated(v)
+			}
 			if rec.Store == nil {
 				return nil
 			}
@@ -93,6 +100,11 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			if err != nil && obs.Warn != nil {
 				obs.Warn(err) // the digest is in the report still
 			}
+			// The total is known now: recorded, a listing of the run shows 0 of N.
+			if err := rec.Store.MarkRunning(rec.ID, v.Total); err != nil && obs.Warn != nil {
+				obs.Warn(err)
+			}
+			totalKnown = true
 			return nil
 		},
 		Concurrency: opts.Concurrency, Limit: opts.Limit, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,

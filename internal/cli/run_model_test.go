@@ -57,25 +57,7 @@ func TestRunModelEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("benchmark.yaml", `version: "1.0"
-ontology_version: "1.0"
-benchmark: {task: classify, domain: customer_support, language: en}
-program:
-  input: {text: string}
-  output:
-    sentiment:
-      enum: [positive, negative]
-scoring:
-  weights: {sentiment: 1}
-  aggregator: weighted_mean
-data: {path: data/reviews.jsonl}
-ai-system:
-  type: model
-  provider: local
-  model: tiny
-  prompt: prompts/sentiment.md
-  parameters: {temperature: 0}
-`)
+	write("benchmark.yaml", sentimentModel)
 	write("prompts/sentiment.md", "Classify the sentiment of the review.\n")
 	write("data/reviews.jsonl", `{"input": {"text": "I love it"}, "expected": {"sentiment": "positive"}}
 {"input": {"text": "Broken on arrival"}, "expected": {"sentiment": "negative"}}
@@ -118,3 +100,25 @@ ai-system:
 		}
 	}
 }
+
+// sentimentModel is a benchmark of a model AI-system with a prompt file and a parameter,
+// on data/reviews.jsonl, for the model runs' tests.
+const sentimentModel = `version: "1.0"
+ontology_version: "1.0"
+benchmark: {task: classify, domain: customer_support, language: en}
+program:
+  input: {text: string}
+  output:
+    sentiment:
+      enum: [positive, negative]
+scoring:
+  weights: {sentiment: 1}
+  aggregator: weighted_mean
+data: {path: data/reviews.jsonl}
+ai-system:
+  type: model
+  provider: local
+  model: tiny
+  prompt: prompts/sentiment.md
+  parameters: {temperature: 0}
+`

@@ -55,25 +55,7 @@ func TestRunSystemsModel(t *testing.T) {
 
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
-		"benchmark.yaml": `version: "1.0"
-ontology_version: "1.0"
-benchmark: {task: classify, domain: customer_support, language: en}
-program:
-  input: {text: string}
-  output:
-    sentiment:
-      enum: [positive, negative]
-scoring:
-  weights: {sentiment: 1}
-  aggregator: weighted_mean
-data: {path: data/reviews.jsonl}
-ai-system:
-  type: model
-  provider: local
-  model: tiny
-  prompt: prompts/sentiment.md
-  parameters: {temperature: 0}
-`,
+		"benchmark.yaml":       sentimentModel,
 		"prompts/sentiment.md": prompt,
 		"data/reviews.jsonl": `{"input": {"text": "I love it"}, "expected": {"sentiment": "positive"}}
 {"input": {"text": "Broken on arrival"}, "expected": {"sentiment": "negative"}}

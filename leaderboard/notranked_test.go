@@ -34,8 +34,8 @@ func TestNotRanked(t *testing.T) {
 	if err := WriteText(&text, b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"not ranked: dead (run " + id + "): every example", "  1 good  " + b.Entries[0].Run + "  the leader",
-		"  2 half  " + b.Entries[1].Run + "  -0.2500 ["} {
+	for _, want := range []string{"not ranked: dead (run " + id + "): every example", "  1  good  " + b.Entries[0].Run + "  the leader",
+		"  2  half  " + b.Entries[1].Run + "  -0.2500 ["} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, text.String())
 		}

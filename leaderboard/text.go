@@ -53,6 +53,7 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 	}
 	if len(board.Entries) > 0 {
 		fmt.Fprintln(w, "\nruns, and each difference to the leader with its 95% interval:")
+		rw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for i, e := range board.Entries {
 			vs := "the leader"
 			if d := e.DeltaInterval; i > 0 && d != nil {
@@ -61,7 +62,10 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 					vs += "*"
 				}
 			}
-			fmt.Fprintf(w, "  %d %s  %s  %s\n", e.Rank, clip(e.System, maxLabel), e.Run, vs)
+			fmt.Fprintf(rw, "  %d\t%s\t%s\t%s\n", e.Rank, clip(e.System, maxLabel), e.Run, vs)
+		}
+		if err := rw.Flush(); err != nil {
+			return err
 		}
 	}
 	for _, n := range board.NotRanked {

@@ -71,7 +71,13 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 			withCredentials(srv.URL), withCredentials("http://127.0.0.1:1")),
 	})
 
-	logs := runEach(t, dir, "echo", "unreachable")
+	logs := runEach(t, dir, "echo")
+	// Every example of the unreachable provider fails: the run says so and exits 1.
+	code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, "unreachable", "results.json"), filepath.Join(dir, "unreachable", "benchmark.yaml"))
+	if code != 1 || !strings.Contains(stderr, "was never reached") {
+		t.Errorf("unreachable: exit %d, want 1 saying the system was never reached\n%s", code, stderr)
+	}
+	logs += stderr
 	echoed, _ := os.ReadFile(filepath.Join(dir, "echo", "results.json"))
 	if strings.Count(string(echoed), "[redacted]") < 4 {
 		t.Errorf("the echoes were not masked, or not made:\n%s", echoed)

@@ -91,6 +91,10 @@ func runRun(e *env, args []string) int {
 		return ExitFail
 	}
 	printSummary(e.stderr, res.end.Report, *out)
+	if why := res.unreached(); why != "" {
+		fmt.Fprintf(e.stderr, "benchy run: %s\n", why)
+		return ExitFail
+	}
 	return ExitOK
 }
 
@@ -133,6 +137,23 @@ type executed struct {
 	rec      *recorder
 	stored   store.Status
 	writeErr error
+	firstErr *engine.ResultError // the first execution error, for a run that had nothing else
+}
+
+// unreached says, for a completed run whose every example was an execution error, that
+// the AI-system was never reached and the first error why: the score of 0 measures the
+// setup (a model server not running, a command that crashes), not the system. "" for a
+// run with any answer.
+func (x executed) unreached() string {
+	rep := x.end.Report
+	if rep == nil || rep.Summary.Examples == 0 || rep.Summary.ExecutionErrors < rep.Summary.Examples {
+		return ""
+	}
+	why := ""
+	if x.firstErr != nil {
+		why = fmt.Sprintf(" (the first: %s: %s)", x.firstErr.Code, clipText(x.firstErr.Message, 200))
+	}
+	return fmt.Sprintf("every example was an execution error: the AI-system was never reached%s; its score measures the setup, and no leaderboard ranks it", why)
 }
 
 // execute runs plan into the result files out and stream and the store of its workspace,
@@ -146,7 +167,11 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	if r.store {
 		res.rec = openRecorder(log, r.bench, r.ws, plan.Spec("", r.opts))
 	}
-	obs := workspace.Observer{StoreFailed: res.rec.warn, Warn: res.rec.warn}
+	obs := workspace.Observer{StoreFailed: res.rec.warn, Warn: res.rec.warn, Result: func(er engine.ExampleResult, _ bool) {
+		if res.firstErr == nil && er.Status == engine.StatusExecutionError && er.Error != nil {
+			res.firstErr = er.Error
+		}
+	}}
 	if bar != nil {
 		obs.Progress = bar.update
 	}

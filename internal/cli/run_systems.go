@@ -122,6 +122,9 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 			worst = ExitFail
 		case run.res.end.Err != nil || run.res.writeErr != nil:
 			worst = ExitFail
+		case run.res.unreached() != "":
+			fmt.Fprintf(log, "%s: %s\n", run.plan.System.Label, run.res.unreached())
+			worst = ExitFail
 		}
 	}
 	if len(runs) > 1 {

@@ -28,7 +28,7 @@ func printBoard(e *env, r runSettings, runs []*systemRun) {
 		fmt.Fprintln(e.stderr, "no leaderboard: no system's run completed")
 		return
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(e.stderr) // apart from the runs' lines in a terminal; stdout is the board alone
 	why := "these runs are not stored"
 	switch {
 	case r.opts.Limit > 0:

@@ -11,11 +11,11 @@ import (
 )
 
 func (p *Page) Render() app.UI {
-	body := []app.UI{app.Style().Text(boardCSS), app.H1().Text("Leaderboard")}
+	body := []app.UI{app.Style().Text(boardCSS)}
 	if p.bench == "" {
-		body = append(body, p.renderList())
+		body = append(body, app.H1().Text("Leaderboards"), p.renderList())
 	} else {
-		body = append(body, p.renderBoard())
+		body = append(body, app.H1().Text("Leaderboard"), p.renderBoard())
 	}
 	return ui.Shell("/leaderboard", app.Div().ID("leaderboard-page").DataSet("ready", ui.ReadyFlag(p.ready())).Body(body...))
 }

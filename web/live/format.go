@@ -55,10 +55,10 @@ func DonePct(done, total int) float64 {
 	return math.Max(0, math.Min(100, float64(done)*100/float64(total)))
 }
 
-// Counts is a summary's line: "7 valid · 1 invalid output · 2 execution error".
+// Counts is a summary's line: "7 valid · 1 invalid output · 2 execution errors".
 func Counts(s *api.Summary) string {
 	if s == nil {
 		return ""
 	}
-	return ui.Int(s.Valid) + " valid · " + ui.Int(s.InvalidOutputs) + " invalid output · " + ui.Int(s.ExecutionErrors) + " execution error"
+	return ui.Int(s.Valid) + " valid · " + ui.Plural(s.InvalidOutputs, "invalid output") + " · " + ui.Plural(s.ExecutionErrors, "execution error")
 }

@@ -18,7 +18,8 @@ func TestFormatPace(t *testing.T) {
 		{ETA(50, 100, 10), "about 5 s left"},
 		{ETA(100, 100, 10), ""},
 		{ETA(1, 100, 0), ""},
-		{Counts(&api.Summary{Valid: 7, InvalidOutputs: 1, ExecutionErrors: 2}), "7 valid · 1 invalid output · 2 execution error"},
+		{Counts(&api.Summary{Valid: 7, InvalidOutputs: 1, ExecutionErrors: 2}), "7 valid · 1 invalid output · 2 execution errors"},
+		{Counts(&api.Summary{Valid: 0, InvalidOutputs: 2, ExecutionErrors: 1}), "0 valid · 2 invalid outputs · 1 execution error"},
 		{Counts(nil), ""},
 	} {
 		if c.got != c.want {

@@ -39,6 +39,9 @@ func (c *checker) relativePath(p *yamlnode.Pair, path []string) (string, bool) {
 		return bad("%s must be a file path relative to the benchmark file; found %s", p.Key, v.Describe())
 	case v.Text == "":
 		return bad("%s must not be empty", p.Key)
+	case len(v.Text) > maxPathLen: // before any message that would quote it
+		c.report(diag.TooLarge, path, valueAt(p), "", "%s is %d bytes long; Benchy accepts at most %d, as the system opens no longer path", p.Key, len(v.Text), maxPathLen)
+		return "", false
 	case strings.ContainsFunc(v.Text, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return bad("%s must not contain control characters", p.Key)
 	case strings.HasPrefix(v.Text, "/") || strings.HasPrefix(v.Text, `\`) || reDrive.MatchString(v.Text):
@@ -50,6 +53,18 @@ func (c *checker) relativePath(p *yamlnode.Pair, path []string) (string, bool) {
 	}
 	return v.Text, true
 }
+
+// The bounds of an AI-system's definition. It is stored with every run (its IR, its
+// system, its report), so a definition of megabytes would be copied into every run and
+// every listing of runs; these leave room for any real model name or parameter (a system
+// prompt belongs in the prompt file, which is hashed, not copied).
+const (
+	maxNameLen      = 256  // bytes of an id, a provider or a model
+	maxParameters   = 64   // parameters of a model
+	maxParamNameLen = 128  // bytes of a parameter's name
+	maxParamLen     = 4096 // bytes of a parameter's string value
+	maxPathLen      = 4096 // bytes of a prompt's or the dataset's path (Linux's PATH_MAX)
+)
 
 var (
 	systemTypes   = []string{ir.SystemModel, ir.SystemExternal}
@@ -106,7 +121,8 @@ func (c *checker) system(root *yamlnode.Node) {
 	}
 }
 
-// name checks an identifier-like string: non-empty, no surrounding whitespace.
+// name checks an identifier-like string: non-empty, no surrounding whitespace, at most
+// maxNameLen bytes.
 func (c *checker) name(s *yamlnode.Node, path []string, key string) (string, bool) {
 	v, p := s.Get(key)
 	switch {
@@ -114,6 +130,8 @@ func (c *checker) name(s *yamlnode.Node, path []string, key string) (string, boo
 		return "", false
 	case !v.IsString():
 		c.report(diag.InvalidValue, join(path, key), valueAt(p), "", "%s must be a string; found %s", key, v.Describe())
+	case len(v.Text) > maxNameLen: // before any check that would quote it
+		c.report(diag.TooLarge, join(path, key), v.Pos(), "", "%s is %d bytes long; Benchy accepts at most %d", key, len(v.Text), maxNameLen)
 	case strings.TrimSpace(v.Text) == "":
 		c.report(diag.InvalidValue, join(path, key), valueAt(p), "", "%s must not be empty", key)
 	case strings.ContainsFunc(v.Text, func(r rune) bool { return r < 0x20 || r == 0x7f }):
@@ -127,7 +145,7 @@ func (c *checker) name(s *yamlnode.Node, path []string, key string) (string, boo
 }
 
 // parameters checks the model parameters: a non-empty mapping of scalars passed through to
-// the provider unchanged.
+// the provider unchanged, at most maxParameters of them, names and string values bounded.
 func (c *checker) parameters(v *yamlnode.Node, path []string) (map[string]any, bool) {
 	switch {
 	case v.Kind == yamlnode.Bad:
@@ -141,15 +159,26 @@ func (c *checker) parameters(v *yamlnode.Node, path []string) (map[string]any, b
 	}
 	out := map[string]any{}
 	ok := true
+	if len(v.Pairs) > maxParameters {
+		p := &v.Pairs[maxParameters]
+		c.report(diag.TooLarge, path, p.Pos(), "", "parameters has %d entries; Benchy accepts at most %d", len(v.Pairs), maxParameters)
+		ok = false
+	}
 	for i := range v.Pairs {
 		p := &v.Pairs[i]
 		pp := join(path, p.Key)
 		x := p.Value
 		switch {
+		case len(p.Key) > maxParamNameLen: // its path is the mapping's: the name is not quoted
+			c.report(diag.TooLarge, path, p.Pos(), "", "a parameter name is %d bytes long; Benchy accepts at most %d", len(p.Key), maxParamNameLen)
+			ok = false
 		case p.KeyKind != yamlnode.String || p.Key == "":
 			c.report(diag.InvalidValue, pp, p.Pos(), "", "parameter names must be non-empty strings; quote %s", p.Key)
 			ok = false
 		case x.Kind == yamlnode.Bad:
+			ok = false
+		case x.Kind == yamlnode.String && len(x.Text) > maxParamLen:
+			c.report(diag.TooLarge, pp, x.Pos(), "", "parameter %s is %d bytes long; Benchy accepts at most %d (a long text belongs in the prompt file)", p.Key, len(x.Text), maxParamLen)
 			ok = false
 		case x.Kind == yamlnode.String:
 			out[p.Key] = x.Text

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -127,4 +128,143 @@ func TestCompileSystemNeverQuotesAScalar(t *testing.T) {
 			t.Errorf("%q: %s", tc.src, text)
 		}
 	}
+}
+
+// TestSystemBounds: an AI-system's definition is copied into every run that takes it, so
+// its names, model and parameters are bounded; each bound is held just under and just
+// over, by every way a system reaches the compiler (a system file, a benchmark, a system
+// built from parts, a hand-written IR), refused with too_large at the value and naming the
+// bound, never quoting the value.
+func TestSystemBounds(t *testing.T) {
+	params := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "    p%02d: 1\n", i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name   string
+		system string // the ai-system mapping's lines, under "ai-system:\n"
+		// the diagnostic wanted, "" for none: its line and column in the system file
+		says      string
+		line, col int
+	}{
+		{"an id of 256 bytes", "  type: external\n  id: " + strings.Repeat("i", 256) + "\n", "", 0, 0},
+		{"an id of 257 bytes", "  type: external\n  id: " + strings.Repeat("i", 257) + "\n", "at most 256", 3, 7},
+		{"a provider of 256 bytes", "  type: model\n  provider: " + strings.Repeat("p", 256) + "\n  model: m\n", "", 0, 0},
+		{"a provider of 257 bytes", "  type: model\n  provider: " + strings.Repeat("p", 257) + "\n  model: m\n", "at most 256", 3, 13},
+		{"a model of 256 bytes", "  type: model\n  provider: p\n  model: " + strings.Repeat("m", 256) + "\n", "", 0, 0},
+		{"a model of 257 bytes", "  type: model\n  provider: p\n  model: " + strings.Repeat("m", 257) + "\n", "at most 256", 4, 10},
+		{"a model of 257 bytes with a space at its end", "  type: model\n  provider: p\n  model: \"" + strings.Repeat("m", 256) + " \"\n", "at most 256", 4, 10},
+		{"64 parameters", "  type: model\n  provider: p\n  model: m\n  parameters:\n" + params(64), "", 0, 0},
+		{"65 parameters", "  type: model\n  provider: p\n  model: m\n  parameters:\n" + params(65), "at most 64", 70, 5},
+		{"a parameter name of 128 bytes", "  type: model\n  provider: p\n  model: m\n  parameters:\n    " + strings.Repeat("n", 128) + ": 1\n", "", 0, 0},
+		{"a parameter name of 129 bytes", "  type: model\n  provider: p\n  model: m\n  parameters:\n    " + strings.Repeat("n", 129) + ": 1\n", "at most 128", 6, 5},
+		{"a parameter of 4096 bytes", "  type: model\n  provider: p\n  model: m\n  parameters:\n    p: " + strings.Repeat("v", 4096) + "\n", "", 0, 0},
+		{"a parameter of 4097 bytes", "  type: model\n  provider: p\n  model: m\n  parameters:\n    p: " + strings.Repeat("v", 4097) + "\n", "at most 4096", 6, 8},
+		{"a parameter of 1 MB", "  type: model\n  provider: p\n  model: m\n  parameters: {p: \"" + strings.Repeat("v", 1<<20-100) + "\"}\n", "at most 4096", 5, 19},
+		{"a prompt path of 4096 bytes", "  type: model\n  provider: p\n  model: m\n  prompt: " + strings.Repeat("d/", 2048) + "\n", "", 0, 0},
+		{"a prompt path of 4097 bytes", "  type: model\n  provider: p\n  model: m\n  prompt: " + strings.Repeat("d/", 2048) + "x\n", "at most 4096", 5, 11},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "ai-system:\n" + tc.system
+			sys, ds := CompileSystem([]byte(src))
+			if tc.says == "" {
+				if len(ds) > 0 {
+					t.Fatalf("refused: %.300s", ds.Format("s.yaml"))
+				}
+			} else if len(ds) != 1 || ds[0].Code != diag.TooLarge || ds[0].Line != tc.line || ds[0].Column != tc.col ||
+				!strings.Contains(ds[0].Message, tc.says) || len(ds.Format("s.yaml")) > 500 {
+				t.Fatalf("got %.500s, want one too_large at %d:%d saying %q, short", ds.Format("s.yaml"), tc.line, tc.col, tc.says)
+			}
+			// The same system in a benchmark.
+			bench := strings.Replace(systemBench, "ai-system: {type: external, id: x}\n", src, 1)
+			b, ds := Compile([]byte(bench))
+			if refused := ds.Has(diag.TooLarge); refused != (tc.says != "") || (tc.says == "" && len(ds) > 0) {
+				t.Fatalf("in a benchmark: %.500s", ds.Format("b.yaml"))
+			}
+			// Built from parts, and as a hand-written IR: the accepted system over its
+			// bound by one, the refused one as it is written.
+			if tc.says == "" {
+				sys = stretch(sys)
+				b.AISystem = sys
+			} else {
+				b, _ = Compile([]byte(systemBench))
+				b.AISystem = over(tc.name)
+			}
+			if ds := VerifySystem(b.AISystem); !ds.Has(diag.TooLarge) {
+				t.Errorf("VerifySystem(%.80v): %.300s", b.AISystem, ds.Format("s"))
+			}
+			if ds := VerifyIR(b); !ds.Has(diag.TooLarge) {
+				t.Errorf("VerifyIR: %.300s", ds.Format("ir"))
+			}
+		})
+	}
+}
+
+// systemBench is a benchmark TestSystemBounds puts its systems in.
+const systemBench = `version: "1.0"
+ontology_version: "1.0"
+benchmark: {task: classify, domain: customer_support, language: en}
+program:
+  input: {text: string}
+  output: {label: {enum: [a, b]}}
+scoring:
+  weights: {label: 1}
+  aggregator: weighted_mean
+data: {path: ./data.jsonl}
+ai-system: {type: external, id: x}
+`
+
+// stretch is s with one value one byte or one entry past its bound: the one the row
+// held just under it.
+func stretch(s ir.AISystem) ir.AISystem {
+	switch {
+	case len(s.ID) == maxNameLen:
+		s.ID += "i"
+	case len(s.Provider) == maxNameLen:
+		s.Provider += "p"
+	case len(s.Model) == maxNameLen:
+		s.Model += "m"
+	case len(s.Prompt) == maxPathLen:
+		s.Prompt += "x"
+	case len(s.Parameters) == maxParameters:
+		s.Parameters["z"] = 1.0
+	default:
+		for k, v := range s.Parameters {
+			if len(k) == maxParamNameLen {
+				s.Parameters[k+"n"] = v
+				delete(s.Parameters, k)
+			} else if v, ok := v.(string); ok {
+				s.Parameters[k] = v + "v"
+			}
+		}
+	}
+	return s
+}
+
+// over is the system of a refused row, built from parts.
+func over(name string) ir.AISystem {
+	s := ir.AISystem{Type: ir.SystemModel, Provider: "p", Model: "m"}
+	switch {
+	case strings.HasPrefix(name, "an id"):
+		return ir.AISystem{Type: ir.SystemExternal, ID: strings.Repeat("i", maxNameLen+1)}
+	case strings.HasPrefix(name, "a provider"):
+		s.Provider = strings.Repeat("p", maxNameLen+1)
+	case strings.HasPrefix(name, "a model"):
+		s.Model = strings.Repeat("m", maxNameLen+1)
+	case strings.HasPrefix(name, "a prompt"):
+		s.Prompt = strings.Repeat("d/", maxPathLen/2) + "x"
+	case strings.HasPrefix(name, "65"):
+		s.Parameters = map[string]any{}
+		for i := range maxParameters + 1 {
+			s.Parameters[fmt.Sprintf("p%02d", i)] = 1.0
+		}
+	case strings.HasPrefix(name, "a parameter name"):
+		s.Parameters = map[string]any{strings.Repeat("n", maxParamNameLen+1): 1.0}
+	default:
+		s.Parameters = map[string]any{"p": strings.Repeat("v", maxParamLen+1)}
+	}
+	return s
 }

@@ -61,7 +61,7 @@ var Codes = map[Code]string{
 	ExtraWeight:                "a weight names something that is not an output field",
 	InvalidWeight:              "a weight is not a finite number >= 0, sits on an intermediate object, or all weights are zero",
 	InvalidValue:               "a value outside the allowed set or form (aggregator, ai-system, data, parameters)",
-	TooLarge:                   "the file is beyond what Benchy reads: more than 1 MiB, more than 100,000 YAML tokens, or mappings too large for the YAML reader it needs",
+	TooLarge:                   "the file is beyond what Benchy reads: more than 1 MiB, more than 100,000 YAML tokens, or mappings too large for the YAML reader it needs; or a value past its bound (an AI-system's id, provider or model over 256 bytes, more than 64 parameters, a parameter name over 128 bytes or value over 4096, a path over 4096)",
 	TooDeep:                    "collections nest more than 64 deep",
 	TooManyDiagnostics:         "the last diagnostic of a list cut at 100: how many more problems there are",
 	UnplacedComment:            "benchy fmt only: a comment sits where the canonical layout has no place for it (beside ---, inside a flow collection, between list items, in a multi-line value), so the file is not rewritten",

@@ -73,8 +73,11 @@ type Validated struct {
 	Rows   int        // the dataset's examples
 	Digest string     // the dataset digest (see DigestVersion)
 	file   versionKey // the JSONL file's version as digested; zero where unknown (not Linux)
-	// artifacts are the versions of the artifacts digested (nil: too many, or unknown).
-	artifacts map[versionKey]struct{}
+	jsonl  string     // the JSONL file's resolved path
+	// artifacts are the versions of the artifacts digested, each at its resolved path
+	// (nil: too many, or unknown).
+	artifacts []versionAt
+	racy      bool // a version was too recent to vouch for: Unchanged says false
 }
 
 // Progress is the state of a running evaluation.
@@ -127,7 +130,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
-	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, artifacts: v.artifacts, started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
+	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, artifacts: v.versions(), started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters); err != nil {
 		return nil, err
@@ -168,7 +171,8 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, path
 	if n == 0 {
 		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
-	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: fileVersion(d.f), artifacts: d.digest.seen}
+	file, settled := openVersion(d.f)
+	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: file, jsonl: d.f.Name(), artifacts: d.digest.versions(), racy: d.digest.racy || !settled}
 	if limit > 0 {
 		v.Total = min(n, limit)
 	}

@@ -288,6 +288,10 @@ type Result struct {
 	Usage        *ExampleUsage   `json:"usage,omitempty"`
 	Input        json.RawMessage `json:"input,omitempty"`
 	Expected     json.RawMessage `json:"expected,omitempty"`
+	// Clipped says a value of the result (its prediction, its error's path or message, its
+	// input or expected output) is longer than a page shows: that value is its start and
+	// a marker (a JSON string, or for the path its last element); the export has it whole.
+	Clipped bool `json:"clipped,omitempty"`
 }
 
 // FieldScore is the exact-match score of one dimension of one example.

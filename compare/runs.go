@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -105,16 +107,19 @@ func Runs(st *store.Store, a, b string) (api.Comparison, error) {
 	return Read(st, runs)
 }
 
-// Read compares two comparable runs (as Load returns them) from their stored results.
+// Read compares two comparable runs (as Load returns them) from their stored results,
+// each read as pages show it (store.AllShown): a flip's predictions are their starts and a
+// marker beyond store.MaxShown, never the whole answer (up to 64 MiB each; 56 flips of
+// 4 MB predictions were a 224 MB answer).
 func Read(st *store.Store, runs [2]store.Run) (api.Comparison, error) {
-	nextA, stopA := iter.Pull2(st.Stored(runs[0].ID))
+	nextA, stopA := iter.Pull2(st.AllShown(runs[0].ID))
 	defer stopA()
-	nextB, stopB := iter.Pull2(st.Stored(runs[1].ID))
+	nextB, stopB := iter.Pull2(st.AllShown(runs[1].ID))
 	defer stopB()
 	var c Comparer
 	for {
-		ra, errA, okA := nextA()
-		rb, errB, okB := nextB()
+		sa, errA, okA := nextA()
+		sb, errB, okB := nextB()
 		if err := errors.Join(errA, errB); err != nil {
 			return api.Comparison{}, err
 		}
@@ -124,11 +129,28 @@ func Read(st *store.Store, runs [2]store.Run) (api.Comparison, error) {
 		if !okA {
 			break
 		}
+		ra, errA := result(sa)
+		rb, errB := result(sb)
+		if err := errors.Join(errA, errB); err != nil {
+			return api.Comparison{}, err
+		}
 		if err := c.Add(ra, rb); err != nil {
 			return api.Comparison{}, refuse(api.OutOfStep, "%s", err.Error())
 		}
 	}
 	return Wire(runs[0].ID, runs[1].ID, c.Result())
+}
+
+// result is what a comparison needs of a shown result, its prediction decoded as the
+// store decodes a stored one (numbers kept as their text).
+func result(sh store.Shown) (engine.ExampleResult, error) {
+	r := engine.ExampleResult{Index: sh.Index, Status: sh.Status, Score: sh.Score, Contribution: sh.Contribution, Error: sh.Error}
+	dec := json.NewDecoder(bytes.NewReader(sh.Prediction))
+	dec.UseNumber()
+	if err := errors.Join(dec.Decode(&r.Prediction), json.Unmarshal(sh.FieldScores, &r.FieldScores)); err != nil {
+		return r, fmt.Errorf("result %d: %w", sh.Index, err)
+	}
+	return r, nil
 }
 
 // Wire is run b compared with run a as the API sends it. Comparison and api.Comparison

@@ -3,11 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
-	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
@@ -160,7 +158,7 @@ func (s *Server) grid(w http.ResponseWriter, r *http.Request) error {
 	// System by system, each cell clipped; the rows past the page's bound are dropped as
 	// soon as they are, so that later systems read fewer.
 	for j, run := range sel.Runs {
-		cells, err := s.st.Cells(run.ID, sel.Indices[:len(rows)], maxCellBytes)
+		cells, err := s.st.Cells(run.ID, sel.Indices[:len(rows)])
 		if err != nil {
 			return storeError(err)
 		}
@@ -169,22 +167,19 @@ func (s *Server) grid(w http.ResponseWriter, r *http.Request) error {
 			if !ok {
 				continue
 			}
-			cell := api.GridCell{Status: string(c.Status), Score: c.Score, Fields: []api.FieldScore{}}
-			cell.Prediction, cell.Clipped = clip(c.Prediction, c.Size)
-			if err := json.Unmarshal(c.Fields, &cell.Fields); err != nil || cell.Fields == nil {
+			cell := api.GridCell{Status: string(c.Status), Score: c.Score, Fields: []api.FieldScore{}, Prediction: c.Prediction,
+				Error: wireResultError(c.Error), Clipped: c.Clipped}
+			if err := json.Unmarshal(c.FieldScores, &cell.Fields); err != nil || cell.Fields == nil {
 				cell.Fields = []api.FieldScore{}
 			}
-			if string(c.Error) != "null" && json.Unmarshal(c.Error, &cell.Error) != nil {
-				return internalError(fmt.Errorf("run %s, example %d: its error does not decode", run.ID, rows[i].Index))
-			}
 			rows[i].Cells[j] = cell
-			sizes[i] += len(cell.Prediction) + len(c.Fields) + len(c.Error) + 128
+			sizes[i] += c.Bytes()
 		}
-		rows = rows[:fits(sizes[:len(rows)])]
+		rows = rows[:fits(sizes[:len(rows)], maxGridBytes)]
 	}
 	if len(sel.Runs) > 0 && len(rows) > 0 {
 		out.RowsNote = s.gridRows(r.Context(), sel.Runs[0].ID, rows, sizes)
-		rows = rows[:fits(sizes[:len(rows)])]
+		rows = rows[:fits(sizes[:len(rows)], maxGridBytes)]
 	}
 	if len(rows) < len(sel.Indices) { // the bound ended the page early: the next starts after it
 		out.Next = rows[len(rows)-1].Index
@@ -193,64 +188,42 @@ func (s *Server) grid(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
-// Bounds of a page of the example grid: each prediction, input and expected output beyond
-// maxCellBytes of JSON is clipped, and a page stops before the row that takes it past
-// maxGridBytes (it has one row at least). A page of 200 rows × 10 systems of 4 MiB answers
-// was a 235 MB body and 1.28 GB of memory.
-const maxCellBytes = 16 << 10
+// Bounds of a page of the example grid: each prediction, error, input and expected output
+// beyond maxCellBytes of JSON is clipped (store.Clip), and a page stops before the row that
+// takes it past maxGridBytes (it has one row at least). A page of 200 rows × 10 systems of
+// 4 MiB answers was a 235 MB body and 1.28 GB of memory.
+const maxCellBytes = store.MaxShown
 
 var maxGridBytes = 8 << 20 // a variable for its test
 
-// fits is how many of the rows of sizes a page takes: those within maxGridBytes, at
-// least one.
-func fits(sizes []int) int {
+// fits is how many of the rows of sizes a page bound to bound bytes takes: those within
+// it, at least one.
+func fits(sizes []int, bound int) int {
 	total := 0
 	for i, n := range sizes {
-		if total += n; total > maxGridBytes && i > 0 {
+		if total += n; total > bound && i > 0 {
 			return i
 		}
 	}
 	return len(sizes)
 }
 
-// clip is a value of size bytes of JSON whose text (or, beyond maxCellBytes, its start)
-// is raw: itself when it fits, else a JSON string of its start and a marker, and true.
-func clip(raw []byte, size int) (json.RawMessage, bool) {
-	if size <= maxCellBytes && len(raw) <= maxCellBytes {
-		return raw, false
-	}
-	start := raw[:min(len(raw), maxCellBytes)]
-	for k := 0; k < utf8.UTFMax && len(start) > 0 && !utf8.Valid(start[max(0, len(start)-utf8.UTFMax):]); k++ {
-		start = start[:len(start)-1] // not inside a character
-	}
-	text, _ := json.Marshal(fmt.Sprintf("%s… [clipped: %d bytes of JSON in all; the first %d shown]", start, size, len(start)))
-	return text, true
-}
-
 // gridRows fills each row's input and expected output from the dataset of run id (the
-// leader's: every run of the board took the same dataset), clipped, through the rows index
-// pages of results use (withRows), and adds their bytes to sizes; or says why it does not.
-// Rows it cannot read are left without.
+// leader's: every run of the board took the same dataset), clipped, as pages of results
+// read them (withRows), and adds their bytes to sizes; or says why it does not. Rows it
+// cannot read are left without.
 func (s *Server) gridRows(ctx context.Context, id string, rows []api.GridRow, sizes []int) string {
 	run, err := s.st.GetRun(id) // with its IR, which names the dataset
 	if err != nil {
 		return "the run " + id + " cannot be read: its rows are not shown"
 	}
-	page := store.Page{Results: make([]json.RawMessage, len(rows))}
+	indices := make([]int, len(rows))
 	for i, r := range rows {
-		page.Results[i] = json.RawMessage(fmt.Sprintf(`{"index":%d}`, r.Index))
+		indices[i] = r.Index
 	}
-	page, note := s.withRows(ctx, run, page)
-	for i, body := range page.Results {
-		var ex struct {
-			Input    json.RawMessage `json:"input"`
-			Expected json.RawMessage `json:"expected"`
-		}
-		if json.Unmarshal(body, &ex) == nil {
-			rows[i].Input, _ = clip(ex.Input, len(ex.Input))
-			rows[i].Expected, _ = clip(ex.Expected, len(ex.Expected))
-			sizes[i] += len(rows[i].Input) + len(rows[i].Expected)
-		}
+	read, note := s.withRows(ctx, run, indices, sizes, maxGridBytes)
+	for i, row := range read {
+		rows[i].Input, rows[i].Expected = row.Input, row.Expected
 	}
 	return note
 }

@@ -20,8 +20,11 @@ import (
 // each example starts is built once per version of the file (size and modification time),
 // then a page costs one read per row however deep it is.
 
-// maxRowBytes is the most of one dataset row a page carries; a longer row is left out.
-const maxRowBytes = 1 << 20
+// maxRowRead is the most of one dataset row a page reads: store.MaxShown of its input and
+// of its expected output, and a little for its keys and other members. A longer row (rows
+// may be 1 MiB) is read only that far, its values clipped: pages of 200 rows of 1 MB read
+// them whole to show 16 KiB of each, 370 MB for a 3.3 MB answer.
+const maxRowRead = 2*store.MaxShown + 4<<10
 
 // maxIndexed is how many datasets' indexes are kept; beyond it the cache starts again.
 const maxIndexed = 16
@@ -112,93 +115,148 @@ const (
 	noteChanged    = "the dataset changed since this run: its rows are not shown"
 )
 
-// resultPage is a page of results as GET /api/runs/{id}/results sends it (api.ResultPage).
-type resultPage struct {
-	store.Page
-	RowsNote string `json:"rows_note,omitempty"`
+// row is what a page shows of a dataset row: its input and expected output, each clipped
+// (store.Clip), none when it cannot be read.
+type row struct {
+	Input, Expected json.RawMessage
+	Clipped         bool
 }
 
-// withRows adds "input" and "expected" from the run's dataset to each result of a page,
-// when the dataset is still the one the run took (its digest now is the run's): else the
-// page has none, and the note says why. A result whose row cannot be read is left as it is.
-func (s *Server) withRows(ctx context.Context, run store.Run, page store.Page) (store.Page, string) {
-	if len(page.Results) == 0 {
-		return page, ""
+// withRows reads the dataset rows of the examples at indices from the run's dataset, when
+// it is still the one the run took (its digest now is the run's): else none, and the note
+// says why. It adds each row's bytes to sizes (those of the page's results) and stops
+// once they pass bound (the page ends there, fits), so that a page never reads more rows
+// than it shows. A row that cannot be read is left out.
+func (s *Server) withRows(ctx context.Context, run store.Run, indices, sizes []int, bound int) ([]row, string) {
+	if len(indices) == 0 {
+		return nil, ""
 	}
 	if run.DatasetDigest == "" {
-		return page, noteUnrecorded
+		return nil, noteUnrecorded
 	}
 	now := s.runDatasetNow(ctx, run)
 	switch {
 	case now.digest == "":
-		return page, now.why + ": its rows are not shown"
+		return nil, now.why + ": its rows are not shown"
 	case now.digest != run.DatasetDigest:
-		return page, noteChanged
+		return nil, noteChanged
 	}
-	if !s.rowsOf(datasetPath(run), now.info, page) {
-		return page, noteChanged
+	rows, ok := s.rowsOf(datasetPath(run), now.info, indices, sizes, bound)
+	if !ok {
+		return nil, noteChanged
 	}
-	return page, ""
+	return rows, ""
 }
 
-// rowsOf adds the rows of workspace file p to the results of page, in place, when the file
-// is at version (nil: any); false when it is not.
-func (s *Server) rowsOf(p string, version fs.FileInfo, page store.Page) bool {
+// rowsOf reads the rows at indices of workspace file p when the file is at version (nil:
+// any), adding their bytes to sizes until they pass bound; false when it is not at
+// version. Rows it cannot read are zero.
+func (s *Server) rowsOf(p string, version fs.FileInfo, indices, sizes []int, bound int) ([]row, bool) {
 	if p == "" {
-		return true
+		return nil, true
 	}
 	f, info, err := s.openRegular(p) // one open: the offsets are those of the file read
 	if err != nil {
-		return true
+		return nil, true
 	}
 	defer f.Close()
 	if version != nil && !sameVersion(version, info) {
-		return false
+		return nil, false
 	}
 	ix, err := s.index(p, f, info)
 	if err != nil {
-		return true
+		return nil, true
 	}
-	for i, res := range page.Results {
-		var r struct {
-			Index int `json:"index"`
+	rows := make([]row, len(indices))
+	buf := make([]byte, maxRowRead)
+	total := 0
+	for i, idx := range indices {
+		if idx >= 0 && idx < len(ix.offsets) {
+			rows[i] = readRow(f, ix.offsets[idx], buf)
+			sizes[i] += len(rows[i].Input) + len(rows[i].Expected)
 		}
-		if json.Unmarshal(res, &r) != nil || r.Index < 0 || r.Index >= len(ix.offsets) {
-			continue
+		if total += sizes[i]; total > bound && i > 0 {
+			break // the page ends at or before this row
 		}
-		row := readRow(f, ix.offsets[r.Index])
-		var ex struct {
-			Input    json.RawMessage `json:"input"`
-			Expected json.RawMessage `json:"expected"`
-		}
-		if row == nil || json.Unmarshal(row, &ex) != nil || ex.Input == nil {
-			continue
-		}
-		merged := bytes.TrimRight(res, " \n\r\t")
-		if len(merged) < 2 || merged[len(merged)-1] != '}' {
-			continue
-		}
-		out := append([]byte(nil), merged[:len(merged)-1]...)
-		out = append(out, `,"input":`...)
-		out = append(out, ex.Input...)
-		if ex.Expected != nil {
-			out = append(out, `,"expected":`...)
-			out = append(out, ex.Expected...)
-		}
-		page.Results[i] = append(out, '}')
 	}
-	return true
+	return rows, true
 }
 
-// readRow reads the line at off, without its end; nil when it is longer than maxRowBytes.
-func readRow(ra io.ReaderAt, off int64) []byte {
-	r := bufio.NewReader(io.NewSectionReader(ra, off, maxRowBytes+2))
-	line, err := r.ReadBytes('\n')
+// readRow reads the row at off through buf: its input and expected output, clipped. A
+// row longer than buf is read only as far as buf holds (partialRow).
+func readRow(ra io.ReaderAt, off int64, buf []byte) row {
+	n, err := ra.ReadAt(buf, off)
 	if err != nil && err != io.EOF {
-		return nil
+		return row{}
 	}
-	if len(line) > maxRowBytes {
-		return nil
+	line := buf[:n]
+	end := bytes.IndexByte(line, '\n')
+	if end < 0 && n == len(buf) {
+		return partialRow(line)
 	}
-	return bytes.TrimRight(line, "\r\n")
+	if end >= 0 {
+		line = line[:end]
+	}
+	var ex struct {
+		Input    json.RawMessage `json:"input"`
+		Expected json.RawMessage `json:"expected"`
+	}
+	if json.Unmarshal(bytes.TrimRight(line, "\r"), &ex) != nil || ex.Input == nil {
+		return row{}
+	}
+	var r row // the decoded values are copies: buf is read into again
+	var clipped [2]bool
+	r.Input, clipped[0] = store.Clip(ex.Input, len(ex.Input))
+	if ex.Expected != nil {
+		r.Expected, clipped[1] = store.Clip(ex.Expected, len(ex.Expected))
+	}
+	r.Clipped = clipped[0] || clipped[1]
+	return r
+}
+
+// partialRow is what start, the start of a row longer than it, shows: the input and
+// expected output it holds whole, the start of the one it cuts (clipped), and not what
+// comes after the cut.
+func partialRow(start []byte) row {
+	dec := json.NewDecoder(bytes.NewReader(start))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return row{}
+	}
+	var r row
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			r.Clipped = true // cut inside a key
+			break
+		}
+		key, ok := tok.(string)
+		if !ok {
+			break // the row's end: it was not longer after all
+		}
+		var v *json.RawMessage
+		switch key {
+		case "input":
+			v = &r.Input
+		case "expected":
+			v = &r.Expected
+		}
+		off := dec.InputOffset()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil { // cut inside this value
+			if v != nil {
+				*v, _ = store.Clip(bytes.TrimLeft(start[off:], " \t\r\n:"), -1)
+			}
+			r.Clipped = true
+			break
+		}
+		if v != nil {
+			var clipped bool
+			*v, clipped = store.Clip(raw, len(raw))
+			r.Clipped = r.Clipped || clipped
+		}
+	}
+	if r.Input == nil {
+		return row{}
+	}
+	return r
 }

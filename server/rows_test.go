@@ -31,39 +31,40 @@ func TestWithRows(t *testing.T) {
 	}
 	defer s.Close()
 	run := store.Run{Benchmark: "b/benchmark.yaml", IR: json.RawMessage(`{"data":{"format":"jsonl","path":"./data/rows.jsonl"}}`)}
-	page := store.Page{}
-	for _, i := range []int{2, 0, 1, 7} {
-		page.Results = append(page.Results, json.RawMessage(fmt.Sprintf(`{"index":%d,"status":"valid"}`, i)))
-	}
-	got := page
-	s.rowsOf(datasetPath(run), nil, got)
-	want := []string{`"two"`, `"zero"`, long, ""}
-	for k, res := range got.Results {
+	indices := []int{2, 0, 1, 7}
+	got, _ := s.rowsOf(datasetPath(run), nil, indices, make([]int, len(indices)), maxPageBytes)
+	want := []string{`"two"`, `"zero"`, long[:100], ""}
+	for k, row := range got {
 		var r struct {
-			Index    int            `json:"index"`
-			Input    map[string]any `json:"input"`
+			Input    any            `json:"input"`
 			Expected map[string]any `json:"expected"`
 		}
-		if err := json.Unmarshal(res, &r); err != nil {
-			t.Fatalf("result %d is not JSON: %v", k, err)
+		r.Input = row.Input
+		if row.Input != nil {
+			json.Unmarshal(row.Input, &r.Input)
 		}
+		json.Unmarshal(row.Expected, &r.Expected)
 		switch {
 		case want[k] == "":
-			if r.Input != nil {
-				t.Errorf("index %d beyond the dataset got an input", r.Index)
+			if row.Input != nil {
+				t.Errorf("index %d beyond the dataset got an input", indices[k])
 			}
-		case !strings.Contains(fmt.Sprint(r.Input["t"]), strings.Trim(want[k], `"`)) || r.Expected == nil:
-			t.Errorf("index %d: input %.40v, expected %v", r.Index, r.Input, r.Expected)
+		case !strings.Contains(fmt.Sprint(r.Input), strings.Trim(want[k], `"`)):
+			t.Errorf("index %d: input %.40v, expected %v", indices[k], r.Input, r.Expected)
+		}
+		// The long row is clipped: its start, read alone, and not what follows the cut.
+		if long := indices[k] == 1; row.Clipped != long || long && (row.Expected != nil || !strings.Contains(string(row.Input), "[clipped: over ")) ||
+			!long && want[k] != "" && r.Expected == nil {
+			t.Errorf("index %d: clipped %v, expected %s, input %d bytes", indices[k], row.Clipped, row.Expected, len(row.Input))
 		}
 	}
 	// The dataset changes: the index is rebuilt.
 	os.WriteFile(filepath.Join(dir, "b", "data", "rows.jsonl"), []byte(`{"input":{"t":"new"},"expected":{"l":"z"}}`+"\n"), 0o644)
 	later := time.Now().Add(time.Hour) // a new version even within the clock's resolution
 	os.Chtimes(filepath.Join(dir, "b", "data", "rows.jsonl"), later, later)
-	got = store.Page{Results: []json.RawMessage{json.RawMessage(`{"index":0}`)}}
-	s.rowsOf(datasetPath(run), nil, got)
-	if !strings.Contains(string(got.Results[0]), `"new"`) {
-		t.Errorf("after the dataset changed: %s", got.Results[0])
+	got, _ = s.rowsOf(datasetPath(run), nil, []int{0}, []int{0}, maxPageBytes)
+	if !strings.Contains(string(got[0].Input), `"new"`) {
+		t.Errorf("after the dataset changed: %s", got[0].Input)
 	}
 	// A dataset outside the workspace is not read.
 	run.IR = json.RawMessage(`{"data":{"path":"../../../etc/passwd"}}`)

@@ -77,8 +77,11 @@ func TestRunInvoice(t *testing.T) {
 		if r := call(t, srv, "GET", "/api/runs?status=done", ""); r.status != http.StatusBadRequest {
 			t.Errorf("status=done: %d", r.status)
 		}
-		// A malformed hash is a 400, as the leaderboard answers it, not an empty list.
-		for _, q := range []string{"benchmark_hash=xyz", "benchmark_hash=sha256:00", "dataset_digest=sha256:00", "dataset_digest=" + strings.ToUpper(v.DatasetDigest)} {
+		// A malformed hash is a 400, as the leaderboard answers it, not an empty list; so is
+		// a filter given twice (the list of one, a page naming the other).
+		for _, q := range []string{"benchmark_hash=xyz", "benchmark_hash=sha256:00", "dataset_digest=sha256:00", "dataset_digest=" + strings.ToUpper(v.DatasetDigest),
+			"ir_hash=bogus", "ir_hash=" + strings.ToUpper(hash), "status=completed&status=running", "benchmark=benchmark.yaml&benchmark=other.yaml",
+			"ir_hash=" + hash + "&ir_hash=" + hash, "benchmark_hash=" + bh + "&benchmark_hash=" + bh, "dataset_digest=" + v.DatasetDigest + "&dataset_digest=" + v.DatasetDigest} {
 			if r := call(t, srv, "GET", "/api/runs?"+q, ""); r.status != http.StatusBadRequest || errorCode(t, r) != api.BadRequest {
 				t.Errorf("%s: %d %s, want 400 bad_request", q, r.status, r.body)
 			}

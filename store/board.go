@@ -4,8 +4,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
-
-	"github.com/benchy-eval/benchy/engine"
 )
 
 // What a leaderboard reads of the runs table: the latest completed full run of each
@@ -91,55 +89,30 @@ func (s *Store) CompletedRuns(benchmarkHash string) (n int, newest string, err e
 	return n, newest, err
 }
 
-// Cell is what the example grid shows of one stored result: its columns, and its
-// prediction whole when its JSON is at most the bound asked for, else the start of it.
-type Cell struct {
-	Status engine.Status
-	Score  *float64
-	Fields json.RawMessage // field_scores, as stored
-	Error  json.RawMessage // as stored ("null" for none)
-	// Prediction is the prediction's JSON, or with Size above the bound its first bound
-	// characters (not JSON then).
-	Prediction []byte
-	Size       int // the prediction's JSON bytes
-}
-
-// Cells reads the results of run id at indices for the example grid. SQLite cuts each
-// prediction to bound characters, so that a page of long predictions (an adapter's line
-// may be 64 MiB) never holds them whole: only one result's text at a time is.
-func (s *Store) Cells(id string, indices []int, bound int) (map[int]Cell, error) {
-	out := make(map[int]Cell, len(indices))
+// Cells reads the results of run id at indices for the example grid, as pages show them
+// (Shown): SQLite cuts each prediction and error, so that a page of long ones (an
+// adapter's line may be 64 MiB, an extra_field error's key in its path and message as
+// long) never holds them whole: only one result's text at a time is, inside SQLite.
+func (s *Store) Cells(id string, indices []int) (map[int]Shown, error) {
+	out := make(map[int]Shown, len(indices))
 	for len(indices) > 0 {
 		n := min(len(indices), 500)
-		args := []any{bound, id}
+		args := []any{id}
 		for _, i := range indices[:n] {
 			args = append(args, i)
 		}
-		rows, err := s.r.Query(`SELECT idx, status, score, result -> '$.field_scores', result -> '$.error',
-			length(CAST(result -> '$.prediction' AS BLOB)), substr(result -> '$.prediction', 1, ?)
-			FROM results WHERE run_id = ? AND idx IN (`+strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`, args...)
+		rows, err := s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? AND idx IN (`+
+			strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			var idx int
-			var c Cell
-			var score sql.NullFloat64
-			var fields, rerr, pred sql.NullString
-			var size sql.NullInt64
-			if err := rows.Scan(&idx, &c.Status, &score, &fields, &rerr, &size, &pred); err != nil {
+			sh, err := scanShown(rows)
+			if err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if score.Valid {
-				c.Score = &score.Float64
-			}
-			c.Fields, c.Error = rawOr(fields, "[]"), rawOr(rerr, "null")
-			c.Prediction, c.Size = rawOr(pred, "null"), int(size.Int64)
-			if !pred.Valid {
-				c.Size = len(c.Prediction)
-			}
-			out[idx] = c
+			out[sh.Index] = sh
 		}
 		if err := closeRows(rows); err != nil {
 			return nil, err

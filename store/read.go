@@ -120,17 +120,19 @@ func decodeResult(body []byte, res *engine.ExampleResult) error {
 const First = -1
 
 // PageQuery selects a page of a run's results: those after index After (First for the
-// start), with status Status if it is set, at most Limit (default 100, at most 10,000).
+// start), with status Status if it is set, at most Limit (default 100, at most 10,000),
+// and when MaxBytes is set no more than fit in it (Shown.Bytes; one at least).
 type PageQuery struct {
-	Status engine.Status
-	After  int
-	Limit  int
+	Status   engine.Status
+	After    int
+	Limit    int
+	MaxBytes int
 }
 
-// Page is a page of results, in index order, as the stored JSON of each.
+// Page is a page of results, in index order, each as pages show it.
 type Page struct {
-	Results []json.RawMessage `json:"results"`
-	Next    int               `json:"next"` // the After of the next page; -1 when this is the last
+	Results []Shown
+	Next    int // the After of the next page; -1 when this is the last
 }
 
 // Page returns the results of run id that q selects (none for an unknown run). It seeks an index with the last index
@@ -144,28 +146,55 @@ func (s *Store) Page(id string, q PageQuery) (Page, error) {
 	var rows *sql.Rows
 	var err error
 	if q.Status != "" {
-		rows, err = s.r.Query(`SELECT idx, result FROM results WHERE run_id = ? AND status = ? AND idx > ?
+		rows, err = s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? AND status = ? AND idx > ?
 			ORDER BY idx LIMIT ?`, id, string(q.Status), q.After, limit+1)
 	} else {
-		rows, err = s.r.Query(`SELECT idx, result FROM results WHERE run_id = ? AND idx > ?
+		rows, err = s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? AND idx > ?
 			ORDER BY idx LIMIT ?`, id, q.After, limit+1)
 	}
 	if err != nil {
 		return Page{}, err
 	}
 	defer rows.Close()
-	p := Page{Results: []json.RawMessage{}, Next: -1}
-	last := -1
+	p := Page{Results: []Shown{}, Next: -1}
+	total := 0
 	for rows.Next() {
 		if len(p.Results) == limit {
-			p.Next = last
+			p.Next = p.Results[limit-1].Index
 			break
 		}
-		var body []byte
-		if err := rows.Scan(&last, &body); err != nil {
+		sh, err := scanShown(rows)
+		if err != nil {
 			return Page{}, err
 		}
-		p.Results = append(p.Results, body)
+		if total += sh.Bytes(); q.MaxBytes > 0 && total > q.MaxBytes && len(p.Results) > 0 {
+			p.Next = p.Results[len(p.Results)-1].Index
+			break
+		}
+		p.Results = append(p.Results, sh)
 	}
 	return p, rows.Err()
+}
+
+// AllShown yields the results of run id in index order as pages show them (Shown), from
+// one snapshot: a comparison reads both runs whole but keeps only a bounded start of each
+// prediction it lists. Stop early by breaking out of the loop; an error is yielded last.
+func (s *Store) AllShown(id string) iter.Seq2[Shown, error] {
+	return func(yield func(Shown, error) bool) {
+		rows, err := s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? ORDER BY idx`, id)
+		if err != nil {
+			yield(Shown{}, err)
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			sh, err := scanShown(rows)
+			if !yield(sh, err) || err != nil {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(Shown{}, err)
+		}
+	}
 }

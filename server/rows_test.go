@@ -147,3 +147,38 @@ func TestRowsOfTheRunsDataset(t *testing.T) {
 	defer os.Rename(images+".gone", images)
 	check("the images of a known version gone", "does not validate now")
 }
+
+// TestPartialRow: the start of a long row shows the values it holds whole and the start of
+// the one it cuts, marked, whatever their order and wherever the cut falls.
+func TestPartialRow(t *testing.T) {
+	long := strings.Repeat("é", 3*maxCellBytes)
+	tests := []struct {
+		name, row       string
+		input, expected string // "" none, "clipped" the start and the marker, else the value
+	}{
+		{"cut in the expected output", `{"input": {"t": "a"}, "expected": {"l": "` + long + `"}}`, `{"t": "a"}`, "clipped"},
+		{"cut in the input", `{"input": {"t": "` + long + `"}, "expected": {"l": "b"}}`, "clipped", ""},
+		{"expected first", `{"expected": {"l": "b"}, "id": 7, "input": {"t": "` + long + `"}}`, "clipped", `{"l": "b"}`},
+		{"cut in a key", `{"expected": {"l": "b"}, "` + long + `": 1, "input": {"t": "a"}}`, "", ""},
+		{"no input", `{"expected": {"l": "` + long + `"}}`, "", ""},
+	}
+	for _, tt := range tests {
+		start := []byte(tt.row[:maxRowRead])
+		got := partialRow(start)
+		for _, c := range []struct {
+			what string
+			got  json.RawMessage
+			want string
+		}{{"input", got.Input, tt.input}, {"expected", got.Expected, tt.expected}} {
+			var s string
+			switch {
+			case c.want == "" && c.got != nil, c.want == "clipped" && (json.Unmarshal(c.got, &s) != nil || !strings.Contains(s, "… [clipped: over ") || len(c.got) > 2*maxCellBytes),
+				c.want != "" && c.want != "clipped" && string(c.got) != c.want:
+				t.Errorf("%s: %s %.80s, want %s", tt.name, c.what, c.got, c.want)
+			}
+		}
+		if got.Input != nil && !got.Clipped {
+			t.Errorf("%s: not marked clipped", tt.name)
+		}
+	}
+}

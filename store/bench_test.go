@@ -271,6 +271,25 @@ func BenchmarkStored(b *testing.B) {
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "results/s")
 }
 
+// BenchmarkAllShown reads every result of the big run as a comparison does (clipped in
+// SQL), to set beside BenchmarkStored, which a comparison read before.
+func BenchmarkAllShown(b *testing.B) {
+	s, id, n := openBig(b)
+	for range b.N {
+		k := 0
+		for _, err := range s.AllShown(id) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			k++
+		}
+		if k != n {
+			b.Fatalf("%d results, want %d", k, n)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "results/s")
+}
+
 // BenchmarkPrior serves every stored result of the big run to a resume, in index order.
 func BenchmarkPrior(b *testing.B) {
 	s, id, n := openBig(b)

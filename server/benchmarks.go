@@ -21,9 +21,11 @@ import (
 // lastRuns is how many of a benchmark's newest runs are searched for a completed one.
 const lastRuns = 20
 
-// lastScore finds the newest completed run of benchmark p among its lastRuns newest.
+// lastScore finds the newest completed run of benchmark p among its lastRuns newest: of
+// the file as it stands (its IR hash), so its own AI-system's, not that of another system
+// a launch ran the file against (those are on its leaderboard).
 func (s *Server) lastScore(info *api.Benchmark) {
-	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path}, lastRuns)
+	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path, IRHash: info.IRHash}, lastRuns)
 	if err != nil {
 		return
 	}

@@ -174,7 +174,7 @@ func renderCell(c api.GridCell, system string) app.UI {
 		predEl = predEl.Title(full)
 	}
 	if c.Clipped {
-		predEl = app.Div().Class("mono prediction clipped").Title("the start of a longer prediction: the run's results (and its exports) have it whole").Body(
+		predEl = app.Div().Class("mono prediction clipped").Title("the start of a longer answer: the run's export (JSON, JSONL or CSV) has it whole").Body(
 			app.Span().Class("badge").Text("clipped"), app.Text(" "+short))
 	}
 	marks := make([]app.UI, 0, len(c.Fields))

@@ -6,16 +6,17 @@ import (
 	"strings"
 )
 
-// ErrAmbiguous is wrapped by FindRun's error for an end of an id that several runs share.
+// ErrAmbiguous is wrapped by FindRun's error for a part of an id that several runs share.
 var ErrAmbiguous = errors.New("names several runs")
 
-// minFind is the shortest end of an id FindRun takes: the web app shows ids by their last
-// ten characters.
+// minFind is the shortest start or end of an id FindRun takes: the web app shows ids by
+// their last ten characters, and six is the fewest that still name a run among thousands.
 const minFind = 6
 
-// FindRun returns the id of the run named by id, or by an end of its id at least six
-// characters long (case aside), as the web app shows ids ("…K1KP6G9XVT"): an end that
-// several runs share is ErrAmbiguous, naming them; none is ErrNotFound.
+// FindRun returns the id of the run named by id, or by a start or an end of its id at least
+// six characters long (case aside): the web app shows ids by their ends ("…K1KP6G9XVT"), and
+// people copy either end. A part several runs share, as a start of one and an end of
+// another too, is ErrAmbiguous, naming up to three of them; none is ErrNotFound.
 func (s *Store) FindRun(id string) (string, error) {
 	part := strings.ToUpper(strings.TrimPrefix(id, "…"))
 	var exact int
@@ -28,7 +29,7 @@ func (s *Store) FindRun(id string) (string, error) {
 	if len(part) < minFind || strings.IndexFunc(part, func(r rune) bool { return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z') }) >= 0 {
 		return "", fmt.Errorf("run %s: %w", id, ErrNotFound)
 	}
-	rows, err := s.r.Query(`SELECT id FROM runs WHERE id LIKE ? ORDER BY id DESC LIMIT 4`, "%"+part)
+	rows, err := s.r.Query(`SELECT id FROM runs WHERE id LIKE ? OR id LIKE ? ORDER BY id DESC LIMIT 4`, part+"%", "%"+part)
 	if err != nil {
 		return "", err
 	}

@@ -2,52 +2,70 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
-// TestFindRun: a run is found by its id, or by the end of it the web app shows (six
-// characters or more, any case); an end two runs share, a short one, and one of no run
-// are refused.
+// TestFindRun: a run is found by its id, or by a start or an end of it (six characters or
+// more, any case, the web app's "…" before an end allowed); a part several runs share,
+// as starts, as ends, or a start of one and the end of another, is refused naming at most
+// three; a short part, one from the middle, one with other characters and one of no run
+// are not found.
 func TestFindRun(t *testing.T) {
 	s, _ := open(t)
-	a := create(t, s, "a.yaml")
-	b := create(t, s, "b.yaml")
+	template := create(t, s, "a.yaml")
+	ids := []string{
+		"01JQ7AAAAA0000000000KKKKKK", // p1
+		"01JQ7AAAAA1111111111MMMMMM", // p2: p1's first ten characters
+		"01JQ7ABBBB2222222222MMMMMM", // p3: p2's last six
+		"KKKKKK33333333333333NNNNNN", // p4: starts as p1 ends
+		"01JQ7ACCCC4444444444PPPPPP", // p5: the fourth run to start 01JQ7A
+	}
+	for _, id := range ids {
+		if _, err := s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at)
+			SELECT ?, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at FROM runs WHERE id = ?`, id, template.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p1, p2, p3, p4, p5 := ids[0], ids[1], ids[2], ids[3], ids[4]
 	for _, tt := range []struct {
-		in, want string
-		err      error
+		name, in, want string
+		err            error
+		names          []string // the runs an ambiguous part's error names
 	}{
-		{a.ID, a.ID, nil},
-		{a.ID[len(a.ID)-10:], a.ID, nil},
-		{"…" + b.ID[len(b.ID)-10:], b.ID, nil},
-		{toLower(b.ID[len(b.ID)-8:]), b.ID, nil},
-		{a.ID[len(a.ID)-3:], "", ErrNotFound},
-		{"ZZZZZZZZZZ", "", ErrNotFound},
-		{"%%%%%%%", "", ErrNotFound},
+		{"the full id", p1, p1, nil, nil},
+		{"the full id in lower case", strings.ToLower(p2), p2, nil, nil},
+		{"a start", "01JQ7AAAAA0", p1, nil, nil},
+		{"a start in lower case", "01jq7aaaaa1", p2, nil, nil},
+		{"a start", "01JQ7AB", p3, nil, nil},
+		{"an end", "0KKKKKK", p1, nil, nil},
+		{"an end as the web app shows it", "…" + p3[16:], p3, nil, nil},
+		{"an end of six in lower case", "nnnnnn", p4, nil, nil},
+		{"a start the template's id has", template.ID[:12], template.ID, nil, nil},
+		{"a start two runs share", "01JQ7AAAAA", "", ErrAmbiguous, []string{p1, p2}},
+		{"five characters four runs start with", "01JQ7", "", ErrNotFound, nil},
+		{"an end two runs share", "MMMMMM", "", ErrAmbiguous, []string{p2, p3}},
+		{"a start of one and an end of another", "KKKKKK", "", ErrAmbiguous, []string{p1, p4}},
+		{"five characters", p5[:5], "", ErrNotFound, nil},
+		{"the middle of an id", "AAAAA0000000", "", ErrNotFound, nil},
+		{"wildcards", "01JQ7_", "", ErrNotFound, nil},
+		{"percent signs", "%%%%%%%", "", ErrNotFound, nil},
+		{"no run's", "ZZZZZZZZZZ", "", ErrNotFound, nil},
 	} {
 		got, err := s.FindRun(tt.in)
 		if got != tt.want || !errors.Is(err, tt.err) {
-			t.Errorf("FindRun(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.err)
+			t.Errorf("%s: FindRun(%q) = %q, %v; want %q, %v", tt.name, tt.in, got, err, tt.want, tt.err)
+			continue
+		}
+		for _, id := range tt.names {
+			if !strings.Contains(err.Error(), id) {
+				t.Errorf("%s: FindRun(%q): %v does not name %s", tt.name, tt.in, err, id)
+			}
 		}
 	}
-	// Two ids with one end: the second made by hand.
-	if _, err := s.w.Exec(`INSERT INTO runs (id, benchmark, ir, ir_hash, ai_system, binding, options, status, created_at)
-		SELECT '00000000000000' || substr(id, 15), benchmark, ir, ir_hash, ai_system, binding, options, status, created_at FROM runs WHERE id = ?`, a.ID); err != nil {
-		t.Fatal(err)
+	// Four runs start 01JQ7A: the message names three, the latest ids, and says there are more.
+	_, err := s.FindRun("01JQ7A")
+	if !errors.Is(err, ErrAmbiguous) || strings.Count(err.Error(), "01JQ7A") != 4 || !strings.Contains(err.Error(), ", ...") || strings.Contains(err.Error(), p1) {
+		t.Errorf("a start four runs share: %v; want it to name %s, %s and %s and say there are more", err, p5, p3, p2)
 	}
-	if _, err := s.FindRun(a.ID[len(a.ID)-10:]); !errors.Is(err, ErrAmbiguous) {
-		t.Errorf("an end two runs share: %v, want ErrAmbiguous", err)
-	}
-	if got, err := s.FindRun(a.ID); got != a.ID || err != nil {
-		t.Errorf("the full id of a run whose end another shares: %q, %v", got, err)
-	}
-}
-
-func toLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

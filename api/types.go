@@ -21,8 +21,18 @@ type Benchmark struct {
 	// BenchmarkHash is the same for files that differ only in their AI-system: the systems
 	// of one leaderboard.
 	BenchmarkHash string   `json:"benchmark_hash,omitempty"`
-	LastScore     *float64 `json:"last_score,omitempty"` // of its newest completed run
+	LastScore     *float64 `json:"last_score,omitempty"` // of its newest completed full run
 	LastRun       string   `json:"last_run,omitempty"`   // that run's id
+	// LastPartial is the newest completed partial run (of the first N examples, --limit)
+	// newer than the one LastScore is of: a score of part of the dataset, shown as such.
+	LastPartial *PartialScore `json:"last_partial,omitempty"`
+}
+
+// PartialScore is a completed run of only the first Examples examples of a dataset.
+type PartialScore struct {
+	ID       string   `json:"id"`
+	Score    *float64 `json:"score"`
+	Examples int      `json:"examples"`
 }
 
 // Compiled is POST /api/compile: the IR (null when the benchmark has problems), its hash

@@ -18,23 +18,39 @@ import (
 	"github.com/benchy-eval/benchy/store"
 )
 
-// lastRuns is how many of a benchmark's newest runs are searched for a completed one.
-const lastRuns = 20
+// lastRuns is how many of a benchmark's newest runs are searched for a completed full one:
+// a user trying the first few examples again and again makes many partial runs.
+const lastRuns = 50
 
-// lastScore finds the newest completed run of benchmark p among its lastRuns newest: of
-// the file as it stands (its IR hash), so its own AI-system's, not that of another system
-// a launch ran the file against (those are on its leaderboard).
+// lastScore finds the newest completed full run of benchmark p among its lastRuns newest:
+// of the file as it stands (its IR hash), so its own AI-system's, not that of another
+// system a launch ran the file against (those are on its leaderboard). A run of the first
+// N examples scores part of the dataset, not the benchmark: the newest one newer than the
+// full run is LastPartial, shown as partial.
 func (s *Server) lastScore(info *api.Benchmark) {
 	runs, err := s.st.ListRuns(store.Filter{Benchmark: info.Path, IRHash: info.IRHash}, lastRuns)
 	if err != nil {
 		return
 	}
 	for _, run := range runs {
-		if run.Status == store.Completed {
+		switch {
+		case run.Status != store.Completed:
+		case partial(run):
+			if info.LastPartial == nil {
+				info.LastPartial = &api.PartialScore{ID: run.ID, Score: doneOf(run, s.dir).BenchmarkScore, Examples: run.Summary.Examples}
+			}
+		default:
 			info.LastScore, info.LastRun = doneOf(run, s.dir).BenchmarkScore, run.ID
 			return
 		}
 	}
+}
+
+// partial reports whether a run evaluated only the first N examples of its dataset: its
+// limit was no more than the examples it evaluated (a larger limit took them all), as
+// store.Leaders picks full runs.
+func partial(run store.Run) bool {
+	return run.Options.Limit > 0 && run.Summary != nil && run.Options.Limit <= run.Summary.Examples
 }
 
 // skipDir names directories that hold no benchmarks.

@@ -65,8 +65,10 @@ func runsUsage(w io.Writer) {
 	for _, c := range runsCommands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nThe workspace is --workspace DIR, or else the nearest directory from the working directory")
-	fmt.Fprintln(w, "up that has a "+store.Dir+" directory or a "+adapter.RuntimeFile+".")
+	fmt.Fprintln(w, "\nThe workspace is --workspace DIR; or else, for runs list --benchmark PATH, the workspace of")
+	fmt.Fprintln(w, "that file, where benchy run stored its runs; or else the nearest directory from the working")
+	fmt.Fprintln(w, "directory up that has a "+store.Dir+" directory or a "+adapter.RuntimeFile+".")
+	fmt.Fprintln(w, "A run ID may be shortened to any start or end of it of six characters or more that no other run has.")
 }
 
 // runsFlags builds a subcommand's flag set, with the --workspace flag every one has.
@@ -82,23 +84,33 @@ func runsFlags(e *env, name string) (*flag.FlagSet, *string) {
 			}
 		}
 	}
-	ws := fs.String("workspace", "", "the workspace whose runs to read (default: the nearest one from the working directory up)")
+	ws := fs.String("workspace", "", "the workspace whose runs to read (default: for runs list --benchmark, that file's; else the nearest one from the working directory up)")
 	return fs, ws
 }
 
-// openRuns opens the store of the workspace named, or of the nearest one. A workspace
-// without a store has no runs: it returns a nil store, and the store is not created.
+// openRuns opens the store of the workspace named, or else of the nearest one from the
+// working directory up, or else (for runs list) of the benchmark file given: its runs are
+// where `benchy run` recorded them, the store of workspace.Find of its folder. When none is
+// found it says where it looked and which flag names one. A workspace without a store has no
+// runs: it returns a nil store, and the store is not created.
 func openRuns(e *env, cmd, named string) (st *store.Store, ws string, code int) {
+	return openRunsOf(e, cmd, named, "")
+}
+
+// openRunsOf is openRuns that, without --workspace, reads the runs of the workspace of the
+// benchmark file given (runs list --benchmark), if it is in one.
+func openRunsOf(e *env, cmd, named, benchmark string) (st *store.Store, ws string, code int) {
 	ws = named
 	if ws == "" {
-		wd, err := os.Getwd()
-		found := false
-		if err == nil {
-			ws, found = workspace.Find(wd)
-		}
-		if !found {
-			fmt.Fprintf(e.stderr, "benchy %s: not in a workspace: no directory from here up has a %s directory or a %s; pass --workspace DIR\n",
-				cmd, store.Dir, adapter.RuntimeFile)
+		var looked string
+		ws, looked = findRuns(benchmark)
+		if ws == "" {
+			hint := "pass --workspace DIR"
+			if cmd == "runs list" && benchmark == "" {
+				hint += ", or --benchmark PATH for the workspace of that benchmark file"
+			}
+			fmt.Fprintf(e.stderr, "benchy %s: not in a workspace: no folder %s has a %s directory or a %s; %s\n",
+				cmd, looked, store.Dir, adapter.RuntimeFile, hint)
 			return nil, "", ExitFail
 		}
 	} else if info, err := os.Stat(ws); err != nil || !info.IsDir() {
@@ -117,9 +129,41 @@ func openRuns(e *env, cmd, named string) (st *store.Store, ws string, code int) 
 	return st, ws, ExitOK
 }
 
+// findRuns is the workspace whose runs a command without --workspace reads: that of the
+// benchmark file given, where `benchy run` of it stored its runs, or else the nearest from
+// the working directory up; "" when there is none, with where it looked ("the working
+// directory" when even that is unknown).
+func findRuns(benchmark string) (ws, looked string) {
+	looked = "from the working directory up"
+	wd, err := os.Getwd()
+	if err == nil {
+		looked = "from " + wd + " up"
+	}
+	if benchmark != "" {
+		if info, err := os.Stat(benchmark); err == nil && !info.IsDir() {
+			dir := filepath.Dir(benchmark)
+			if ws, ok := workspace.Find(dir); ok {
+				return ws, ""
+			}
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+			if wd != "" && dir != wd {
+				looked = "from " + dir + " up (the benchmark's folder) or " + looked
+			}
+		}
+	}
+	if wd != "" {
+		if ws, ok := workspace.Find(wd); ok {
+			return ws, ""
+		}
+	}
+	return "", looked
+}
+
 func runsList(e *env, args []string) int {
 	fs, wsFlag := runsFlags(e, "list")
-	benchmark := fs.String("benchmark", "", "only runs of this benchmark file (relative to the working directory or the workspace)")
+	benchmark := fs.String("benchmark", "", "only runs of this benchmark file (relative to the working directory or the workspace); without --workspace, the runs of its workspace")
 	hash := fs.String("ir-hash", "", "only runs of this IR hash (sha256:<hex>, or the hex alone)")
 	limit := fs.Int("limit", 20, "list at most N runs")
 	if _, code, ok := parse(e, fs, args, 0); !ok {
@@ -129,7 +173,7 @@ func runsList(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "benchy runs list: --limit must be at least 1")
 		return ExitUsage
 	}
-	st, ws, code := openRuns(e, "runs list", *wsFlag)
+	st, ws, code := openRunsOf(e, "runs list", *wsFlag, *benchmark)
 	if st == nil {
 		if code == ExitOK {
 			fmt.Fprintf(e.stderr, "no runs stored in %s yet\n", ws)
@@ -164,6 +208,9 @@ func benchmarkKey(ws, path string) string {
 	}
 	if info, err := os.Stat(path); err == nil && !info.IsDir() {
 		abs, err1 := filepath.Abs(path)
+		if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			abs = filepath.Join(real, filepath.Base(abs)) // as workspace.Find found ws
+		}
 		wsAbs, err2 := filepath.Abs(ws)
 		if rel, err := filepath.Rel(wsAbs, abs); err1 == nil && err2 == nil && err == nil && filepath.IsLocal(rel) {
 			return filepath.ToSlash(rel)
@@ -291,7 +338,7 @@ func runsExport(e *env, args []string) int {
 		return exportFailed(e, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = st.Export(pos[0], f, tmp)
+	err = st.Export(id, f, tmp)
 	if err == nil {
 		err = tmp.Chmod(0o644) // CreateTemp's 0600 is for the half-written file
 	}

@@ -64,6 +64,16 @@ func TestRunsStore(t *testing.T) {
 	if code, stdout, stderr := runBenchy(t, "runs", "show", "…"+id[len(id)-10:]); code != 0 || !strings.Contains(stdout, id) {
 		t.Errorf("runs show by the end of its id: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// So does its start, in any case, and either names the run to export into a file.
+	if code, stdout, stderr := runBenchy(t, "runs", "show", strings.ToLower(id[:12])); code != 0 || !strings.Contains(stdout, id) {
+		t.Errorf("runs show by the start of its id: exit %d\n%s%s", code, stdout, stderr)
+	}
+	byEnd := filepath.Join(dir, "by-end.jsonl")
+	if code, stdout, stderr := runBenchy(t, "runs", "export", "--format", "jsonl", "-o", byEnd, id[len(id)-8:]); code != 0 || stdout != "" {
+		t.Errorf("runs export -o by the end of its id: exit %d\n%s%s", code, stdout, stderr)
+	} else if data, _ := os.ReadFile(byEnd); strings.Count(string(data), "\n") != 10 {
+		t.Errorf("runs export -o by the end of its id wrote:\n%s", data)
+	}
 
 	code, stdout, stderr := runBenchy(t, "runs", "show", id)
 	var run struct {

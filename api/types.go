@@ -45,12 +45,15 @@ type Compiled struct {
 }
 
 // BenchmarkFile is GET and PUT /api/benchmarks/{path}: the YAML, and what it compiles to.
+// ETag names the version of the file's bytes (also the ETag header): a save over it sends
+// it back as If-Match, so that a change made since is not overwritten unseen.
 type BenchmarkFile struct {
 	Path        string          `json:"path"`
 	YAML        string          `json:"yaml"`
 	IR          json.RawMessage `json:"ir"` // null when the benchmark has problems
 	IRHash      string          `json:"ir_hash"`
 	Diagnostics []Diagnostic    `json:"diagnostics"`
+	ETag        string          `json:"etag,omitempty"` // "sha256:<hex>" quoted, of the bytes on disk
 }
 
 // AISystem is the IR's "ai_system" of the file, or nil when it has no IR.

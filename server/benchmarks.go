@@ -3,9 +3,11 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"net/http"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -206,12 +208,18 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return internalError(err)
 	}
-	return writeJSON(w, http.StatusOK, benchmarkFile(p, string(src), res))
+	f := benchmarkFile(p, string(src), res)
+	f.ETag = etagOf(src)
+	w.Header().Set("ETag", f.ETag)
+	return writeJSON(w, http.StatusOK, f)
 }
 
 // putBenchmark saves a benchmark atomically (a temporary file renamed over it). Saving an
 // invalid benchmark is allowed: the answer carries its diagnostics. Its compile is kept
-// for the listing.
+// for the listing. The save is conditional (checkPrecondition): over an existing file it
+// names the version it replaces, and the check and the rename run under the path's lock,
+// so a change saved since the client read the file is never overwritten unseen. The
+// answer's etag (and ETag header) is the new version's.
 func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 	p, err := benchmarkPath(r)
 	if err != nil {
@@ -235,12 +243,29 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if runtimeLike(res.Diagnostics) {
 		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name (benchy run --runtime FILE reads one of any name)", p)
 	}
+	unlock := saveLocks.lock(filepath.Join(s.dir, filepath.FromSlash(p)))
+	defer unlock()
+	current, _, err := s.readRegular(p, s.maxBenchmarkFile())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		current = nil
+	case err != nil:
+		return fileError("benchmark", p, err)
+	case current == nil:
+		current = []byte{} // an empty file exists
+	}
+	if refusal := checkPrecondition(r.Header, p, current); refusal != nil {
+		return refusal
+	}
 	version, err := s.writeAtomic(p, bytes.NewReader(src))
 	if err != nil {
 		return s.writeFailed(p, nil, err)
 	}
 	s.listed(p, version, res, b)
-	return writeJSON(w, http.StatusOK, benchmarkFile(p, req.YAML, res))
+	f := benchmarkFile(p, req.YAML, res)
+	f.ETag = etagOf(src)
+	w.Header().Set("ETag", f.ETag)
+	return writeJSON(w, http.StatusOK, f)
 }
 
 // runtimeLike reports whether a text saved as a benchmark would be a runtime file: the

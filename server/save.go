@@ -2,14 +2,19 @@ package server
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path"
+	"strings"
+	"sync"
 	"syscall"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -110,4 +115,98 @@ func randomName() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:]) + ".tmp"
+}
+
+// A save of a benchmark is optimistic: the client names the version it replaces (If-Match:
+// the etag GET answered) or says the file is new (If-None-Match: *), and the server checks
+// that against the file as it is while no other save of that path can run between the
+// check and the rename, so that two tabs saving over one version cannot both succeed.
+
+// etagOf is the strong entity tag of a file's bytes: "sha256:<hex>", quoted as the ETag
+// header has it. It names the content, not its modification time, so a save of the same
+// bytes, or a copy, keeps the tag.
+func etagOf(src []byte) string {
+	sum := sha256.Sum256(src)
+	return `"sha256:` + hex.EncodeToString(sum[:]) + `"`
+}
+
+// saveLocks serialises the saves of each file: by absolute path, so that two servers of one
+// process on one workspace (tests do that) share them too.
+var saveLocks pathLocks
+
+// pathLocks holds a mutex per path while some save of it runs or waits, and none after.
+type pathLocks struct {
+	mu sync.Mutex
+	m  map[string]*pathLock
+}
+
+type pathLock struct {
+	sync.Mutex
+	users int // the saves holding it or waiting for it
+}
+
+// lock waits until no other save of p runs and returns what ends this one's.
+func (l *pathLocks) lock(p string) (unlock func()) {
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*pathLock{}
+	}
+	e := l.m[p]
+	if e == nil {
+		e = &pathLock{}
+		l.m[p] = e
+	}
+	e.users++
+	l.mu.Unlock()
+	e.Lock()
+	return func() {
+		e.Unlock()
+		l.mu.Lock()
+		if e.users--; e.users == 0 {
+			delete(l.m, p)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// matchesTag reports whether a header's list of entity tags (If-Match, If-None-Match)
+// names etag, or is "*" and some version exists. Tags compare strongly: a weak tag
+// (W/"…") never matches, as RFC 9110 has for If-Match.
+func matchesTag(list, etag string) bool {
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimSpace(t)
+		if etag != "" && (t == "*" || t == etag) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPrecondition checks a save of p's If-Match and If-None-Match against the file as it
+// is, current (nil when there is none): nil when the save may go on; 428 when it would
+// replace a file without naming a version; 412 edit_conflict, with the file's text and
+// etag, when the version named is not the file's, or a create finds a file. A new file
+// may be saved without a precondition: there is nothing to lose.
+func checkPrecondition(h http.Header, p string, current []byte) *apiError {
+	etag := ""
+	if current != nil {
+		etag = etagOf(current)
+	}
+	ifMatch, ifNone := h.Get("If-Match"), h.Get("If-None-Match")
+	conflict := func(format string, args ...any) *apiError {
+		e := refuse(http.StatusPreconditionFailed, api.EditConflict, format, args...)
+		e.body = api.EditConflictError{Error: api.Error{Error: api.ErrorDetail{Code: e.code, Message: e.message}}, YAML: string(current), ETag: etag}
+		return e
+	}
+	switch {
+	case ifMatch != "" && current == nil:
+		return conflict("%s does not exist any more: save with If-None-Match: * to create it", p)
+	case ifMatch != "" && !matchesTag(ifMatch, etag):
+		return conflict("%s changed since that version was read: the answer has the file as it is; save with If-Match: %s to overwrite it", p, etag)
+	case ifMatch == "" && ifNone != "" && matchesTag(ifNone, etag):
+		return conflict("%s exists already: If-None-Match: * saves only a new file; the answer has the file as it is; save with If-Match: %s to overwrite it", p, etag)
+	case ifMatch == "" && ifNone == "" && current != nil:
+		return refuse(http.StatusPreconditionRequired, api.PreconditionRequired, "%s exists: a save over it names the version it replaces (If-Match: the etag GET %s answered) or, to create a file only, sends If-None-Match: *", p, api.BenchmarkPath(p))
+	}
+	return nil
 }

@@ -41,7 +41,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	wire(t, srv, "GET", api.BenchmarkPath("broken.yaml"), "", http.StatusOK, &api.BenchmarkFile{})
 	body, _ := json.Marshal(map[string]string{"yaml": string(file.YAML)})
-	wire(t, srv, "PUT", api.BenchmarkPath("benchmark.yaml"), string(body), http.StatusOK, &api.BenchmarkFile{})
+	wire(t, srv, "PUT", api.BenchmarkPath("benchmark.yaml"), string(body), http.StatusOK, &api.BenchmarkFile{}, "If-Match", file.ETag)
 	wire(t, srv, "POST", api.CompilePath, string(body), http.StatusOK, &api.Compiled{})
 	wire(t, srv, "POST", api.CompilePath, `{"yaml": "version: 1.0\n"}`, http.StatusOK, &api.Compiled{})
 	wire(t, srv, "GET", api.BindingsPath, "", http.StatusOK, &api.Bindings{})
@@ -106,9 +106,9 @@ func TestWireTypes(t *testing.T) {
 }
 
 // wire calls the endpoint, wants the status, and checks the answer against v's type.
-func wire[T any](t *testing.T, srv *httptest.Server, method, path, body string, status int, v *T) *T {
+func wire[T any](t *testing.T, srv *httptest.Server, method, path, body string, status int, v *T, header ...string) *T {
 	t.Helper()
-	r := call(t, srv, method, path, body)
+	r := call(t, srv, method, path, body, header...)
 	if r.status != status {
 		t.Fatalf("%s %s: %d %s, want %d", method, path, r.status, r.body, status)
 	}

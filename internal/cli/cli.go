@@ -51,7 +51,7 @@ func init() {
 
 // Main runs the benchy command line and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: liveStderr(stderr)} // a progress bar's lines and the rest share a terminal
 	if len(args) == 0 {
 		usage(stderr)
 		return ExitUsage

@@ -209,22 +209,40 @@ func prepareFailed(e *env, err error) int {
 	return ExitFail
 }
 
-// printSummary ends a run: the score with its interval, the counts, the worst dimensions.
+// printSummary ends a run: the score with its interval, the counts, the worst dimensions
+// (none for a benchmark that scores one: its worst is its score).
 func printSummary(w io.Writer, rep *engine.Report, out string) {
 	start, _ := time.Parse(time.RFC3339Nano, rep.StartedAt)
 	end, _ := time.Parse(time.RFC3339Nano, rep.FinishedAt)
-	fmt.Fprintf(w, "score %.4f (95%% CI %.4f–%.4f, %s) over %d examples in %s\n",
+	fmt.Fprintf(w, "score %.4f (95%% CI %.4f–%.4f, %s) over %s in %s\n",
 		rep.BenchmarkScore, rep.Confidence.Low, rep.Confidence.High, rep.Confidence.Method,
-		rep.Summary.Examples, end.Sub(start).Round(time.Millisecond))
+		count(rep.Summary.Examples, "example"), end.Sub(start).Round(time.Millisecond))
 	fmt.Fprintf(w, "valid %d · invalid_output %d · execution_error %d\n",
 		rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors)
-	if worst := worstDimensions(rep.Dimensions, 3); worst != "" {
-		fmt.Fprintf(w, "worst dimensions: %s\n", worst)
+	if worst := worstDimensions(rep.Dimensions, 3); len(worst) > 0 && weighted(rep.Dimensions) > 1 {
+		label := "worst dimensions"
+		if len(worst) == 1 {
+			label = "worst dimension" // of several, the others never scored
+		}
+		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(worst, ", "))
 	}
 	fmt.Fprintf(w, "results: %s\n", out)
 }
 
-func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
+// weighted is how many of dims count towards the score.
+func weighted(dims []engine.DimensionAccuracy) int {
+	n := 0
+	for _, d := range dims {
+		if d.Weight != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// worstDimensions are the n scored dimensions of least accuracy, worst first, each with
+// its accuracy.
+func worstDimensions(dims []engine.DimensionAccuracy, n int) []string {
 	var parts []string
 	used := map[int]bool{}
 	for len(parts) < n {
@@ -244,7 +262,7 @@ func worstDimensions(dims []engine.DimensionAccuracy, n int) string {
 		d := dims[best]
 		parts = append(parts, fmt.Sprintf("%s %.2f", strings.Join(d.Path, "."), *d.Accuracy))
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
 // readFiles are the files a run of benchmark reads besides its dataset and artifacts, which

@@ -463,7 +463,7 @@ func writeComparison(w io.Writer, runs [2]store.Run, c api.Comparison) {
 	if iv.Low > 0 || iv.High < 0 {
 		fmt.Fprint(w, ": significant")
 	}
-	fmt.Fprintf(w, "\n%d examples: %d improved, %d regressed\n", c.Examples, c.Improved, c.Regressed)
+	fmt.Fprintf(w, "\n%s: %d improved, %d regressed\n", count(c.Examples, "example"), c.Improved, c.Regressed)
 	if len(c.Dimensions) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "\nDIMENSION\tA\tB\tDELTA")
@@ -477,7 +477,11 @@ func writeComparison(w io.Writer, runs [2]store.Run, c api.Comparison) {
 		return
 	}
 	changed := c.Improved + c.Regressed
-	fmt.Fprintf(w, "\nchanged examples (the first %d):\n", min(len(c.Flips), maxShownFlips))
+	if shown := min(len(c.Flips), maxShownFlips); shown < changed {
+		fmt.Fprintf(w, "\nchanged examples (the first %d):\n", shown)
+	} else {
+		fmt.Fprintf(w, "\n%s:\n", count(shown, "changed example"))
+	}
 	for _, f := range c.Flips[:min(len(c.Flips), maxShownFlips)] {
 		fmt.Fprintf(w, "  #%d  %s %.4f -> %s %.4f\n", f.Index, f.StatusA, f.QA, f.StatusB, f.QB)
 		fmt.Fprintf(w, "      A: %s\n      B: %s\n", clipText(string(f.PredictionA), 80), clipText(string(f.PredictionB), 80))

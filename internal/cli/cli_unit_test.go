@@ -100,7 +100,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "validate missing file", args: []string{"validate", missing}, code: 1, stderr: "missing.yaml"},
 
 		{name: "fmt valid", args: []string{"fmt", ok}, code: 0, stdout: "version: \"1.0\"\n"},
-		{name: "fmt invalid benchmark", args: []string{"fmt", bad}, code: 0, stdout: "ai_system: x\n"},
+		{name: "fmt invalid benchmark", args: []string{"fmt", bad}, code: 1, stderr: "(did you mean ai-system?)"},
 		{name: "fmt syntax error", args: []string{"fmt", syntax}, code: 1, stderr: ": invalid_yaml: "},
 		{name: "fmt -w stdin", args: []string{"fmt", "-w", "-"}, stdin: okYAML, code: 2, stderr: "-w needs a file"},
 		{name: "fmt missing file", args: []string{"fmt", missing}, code: 1, stderr: "missing.yaml"},

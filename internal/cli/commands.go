@@ -82,6 +82,12 @@ func runFmt(e *env, args []string) int {
 		return inputFailed(e, "fmt", pos[0], err, false)
 	}
 	out, ds := compiler.Format(src)
+	if len(ds) == 0 {
+		// Only a valid benchmark is formatted: an invalid one exits 1 with validate's
+		// diagnostics, and -w leaves it untouched, so a typo (weigths:) is never
+		// rewritten into a file that looks settled.
+		_, ds = compiler.Compile(src)
+	}
 	if len(ds) > 0 {
 		fmt.Fprint(e.stderr, ds.Format(displayName(pos[0])))
 		return ExitFail

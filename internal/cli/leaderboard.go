@@ -126,7 +126,7 @@ func findDataset(st *store.Store, hash, want string) (string, string) {
 	prefix := "sha256:" + strings.TrimPrefix(strings.ToLower(want), "sha256:")
 	var found, all []string
 	for _, d := range board.Datasets {
-		all = append(all, fmt.Sprintf("%s (%d systems)", d.Digest, d.Systems))
+		all = append(all, fmt.Sprintf("%s (%s)", d.Digest, count(d.Systems, "system")))
 		if strings.HasPrefix(d.Digest, prefix) {
 			found = append(found, d.Digest)
 		}

@@ -144,6 +144,11 @@ func TestRunsStore(t *testing.T) {
 		t.Fatalf("after a second run: %q", rows)
 	}
 
+	// The leaderboard names the one dataset its runs took, by one system.
+	if code, _, stderr := runBenchy(t, "leaderboard", "--dataset", "sha256:ffff", bench); code != 1 || !regexp.MustCompile(`its datasets: sha256:[0-9a-f]+ \(1 system\)$`).MatchString(strings.TrimSpace(stderr)) {
+		t.Errorf("leaderboard --dataset of no run: exit %d\n%s", code, stderr)
+	}
+
 	// Filters and the limit.
 	for _, tt := range []struct {
 		args []string

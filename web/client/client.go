@@ -68,17 +68,6 @@ func (c *Client) Benchmark(ctx context.Context, p string) (api.BenchmarkFile, er
 	return get[api.BenchmarkFile](ctx, api.BenchmarkPath(p))
 }
 
-// SaveBenchmark writes yaml to the workspace benchmark at path p, and answers what it
-// compiles to.
-func (c *Client) SaveBenchmark(ctx context.Context, p, yaml string) (api.BenchmarkFile, error) {
-	var f api.BenchmarkFile
-	in := struct {
-		YAML string `json:"yaml"`
-	}{yaml}
-	err := call(ctx, "PUT", api.BenchmarkPath(p), in, &f)
-	return f, err
-}
-
 // Bindings names the bindings and providers of the runtime file benchmark (a workspace
 // path) binds through.
 func (c *Client) Bindings(ctx context.Context, benchmark string) (api.Bindings, error) {

@@ -31,12 +31,16 @@ type Page struct {
 	parses bool // the YAML parses: the form can write it back without losing anything
 
 	diags     diag.List
-	ir        string // pretty canonical IR of the last valid compile
+	canonical []byte // the canonical IR of the last valid compile: the bytes hash names
+	ir        string // canonical, indented
 	hash      string
 	compileMS float64
 
 	path       string                   // the workspace benchmark being edited, "" for a draft
 	saved      string                   // its text as last opened or saved
+	etag       string                   // the version of etagPath opened or saved: a save over it names it
+	etagPath   string                   // the file etag is a version of; a save elsewhere creates
+	conflict   *conflict                // the last save, refused: the file on disk is not what it assumed
 	benchmarks ui.Load[[]api.Benchmark] // the workspace's, for "open"
 	template   string
 	note       string // the outcome of the last open or save
@@ -52,6 +56,10 @@ type draft struct {
 	Path  string `json:"path"`  // the workspace file it belongs to, if any
 	YAML  string `json:"yaml"`  // the text as last edited
 	Saved string `json:"saved"` // the file's text as last opened or saved
+	// ETag is the version of file ETagPath the text was opened or saved as: a save after a
+	// reload still names it, so a change made on disk meanwhile is not overwritten.
+	ETag     string `json:"etag,omitempty"`
+	ETagPath string `json:"etag_path,omitempty"`
 }
 
 func (e *Page) OnMount(ctx app.Context) {
@@ -62,14 +70,14 @@ func (e *Page) OnMount(ctx app.Context) {
 	switch {
 	case p != "" && d.Path == p && d.YAML != d.Saved:
 		// Unsaved edits of this very file: keep them rather than the server's copy.
-		e.path, e.saved = p, d.Saved
+		e.path, e.saved, e.etag, e.etagPath = p, d.Saved, d.ETag, d.ETagPath
 		e.setYAML(ctx, d.YAML, false)
 		e.note = "your unsaved changes to " + p + " are back; open it again to discard them"
 	case p != "":
 		e.path = p
 		e.open(ctx, p, d)
 	case d.YAML != "":
-		e.path, e.saved = d.Path, d.Saved
+		e.path, e.saved, e.etag, e.etagPath = d.Path, d.Saved, d.ETag, d.ETagPath
 		e.setYAML(ctx, d.YAML, false)
 	default:
 		e.setYAML(ctx, paperExample, false)
@@ -95,7 +103,7 @@ func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
 	case e.doc == nil:
 		e.doc, e.rev = form.New("extract"), e.rev+1
 	}
-	ctx.LocalStorage().Set(draftKey, draft{Path: e.path, YAML: src, Saved: e.saved})
+	e.keepDraft(ctx)
 	if !e.ready {
 		e.ready = true
 		ctx.Defer(func(app.Context) { // after this state is on the page: then it is usable
@@ -111,7 +119,7 @@ func (e *Page) compile() {
 	canonical, hash, ds := compiler.CompileCanonical([]byte(e.yaml))
 	e.compileMS = float64(time.Since(start).Microseconds()) / 1000
 	e.diags, e.hash, e.valid = ds, hash, len(ds) == 0
-	e.ir = ""
+	e.canonical, e.ir = canonical, ""
 	if e.valid {
 		var pretty bytes.Buffer
 		json.Indent(&pretty, canonical, "", "  ")
@@ -172,6 +180,7 @@ func (e *Page) Render() app.UI {
 			}
 			return app.Div().ID("editor-note").Class(cls).Text(e.note)
 		}),
+		app.If(e.conflict != nil, e.renderConflict),
 		app.Div().Class("grid-editor").Body(
 			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses},
 			e.renderSource(),

@@ -45,9 +45,16 @@ func (e *Page) renderToolbar() app.UI {
 		app.Button().ID("download-yaml").Text("Download YAML").OnClick(func(ctx app.Context, ev app.Event) {
 			download(baseName(e.path, "benchmark.yaml"), "application/yaml", e.yaml)
 		}),
-		app.Button().ID("download-ir").Text("Download IR").Disabled(!e.valid).OnClick(func(ctx app.Context, ev app.Event) {
-			download(strings.TrimSuffix(strings.TrimSuffix(baseName(e.path, "benchmark.yaml"), ".yaml"), ".yml")+".ir.json", "application/json", e.ir+"\n")
-		}),
+		app.Button().ID("download-ir").Text("Download IR").Disabled(!e.valid).
+			Title("the canonical bytes, as benchy compile writes them: their sha256 is the IR hash").
+			OnClick(func(ctx app.Context, ev app.Event) {
+				ui.SaveBytes(irName(e.path), "application/json", e.canonical)
+			}),
+		app.Button().ID("download-ir-pretty").Text("Download IR (pretty)").Disabled(!e.valid).
+			Title("indented for people, as benchy compile --pretty writes it (not the bytes the hash names)").
+			OnClick(func(ctx app.Context, ev app.Event) {
+				download(irName(e.path), "application/json", e.ir+"\n")
+			}),
 		app.If(e.path != "", func() app.UI {
 			return app.A().ID("run-link").Class("button").Href(ui.RunsURL(e.path, "")).Text("Run…")
 		}),
@@ -61,12 +68,17 @@ func baseName(p, def string) string {
 	return path.Base(p)
 }
 
+// irName is the name a download of the IR of benchmark p gets: its own, .ir.json.
+func irName(p string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(baseName(p, "benchmark.yaml"), ".yaml"), ".yml") + ".ir.json"
+}
+
 // download hands text to the browser as a file.
 func download(name, mime, text string) { ui.SaveBytes(name, mime, []byte(text)) }
 
 func (e *Page) onNew(ctx app.Context, ev app.Event) {
 	e.doc = form.New(e.template)
-	e.path, e.saved, e.note = "", "", ""
+	e.path, e.saved, e.note, e.etag, e.etagPath, e.conflict = "", "", "", "", "", nil
 	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
 		el.Set("value", "") // go-app leaves an emptied value showing
 	}
@@ -100,37 +112,9 @@ func (e *Page) open(ctx app.Context, p string, fallback draft) {
 				return
 			}
 			e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
+			e.etag, e.etagPath, e.conflict = file.ETag, p, nil
 			e.setYAML(ctx, file.YAML, false)
 			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
-		})
-	})
-}
-
-func (e *Page) onSave(ctx app.Context, ev app.Event) {
-	typed := e.path
-	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
-		typed = el.Get("value").String()
-	}
-	p, err := savePath(typed)
-	if err != nil {
-		e.note, e.noteBad = "not saved: "+err.Error(), true
-		return
-	}
-	src := e.yaml
-	ctx.Async(func() {
-		_, err := client.Default.SaveBenchmark(ctx, p, src)
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				e.note, e.noteBad = "not saved: "+errorText(err), true
-				return
-			}
-			e.path, e.saved, e.note, e.noteBad = p, src, "saved "+p, false
-			if !e.valid {
-				e.note += " (it still has problems: runs need a valid benchmark)"
-			}
-			ctx.LocalStorage().Set(draftKey, draft{Path: p, YAML: e.yaml, Saved: src})
-			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
-			e.loadList(ctx)
 		})
 	})
 }

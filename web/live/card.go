@@ -74,9 +74,13 @@ func outcome(r *Run) app.UI {
 		if r.CI != nil {
 			ci = ui.Level(*r.CI) + " " + ui.Interval(*r.CI)
 		}
+		partial := Partial(r.Record, 0)
 		return app.Div().Class("live-score").DataSet("value", ui.RawScore(r.Score)).Body(
 			app.Span().Class("big").Text(ui.ScorePtr(r.Score)), app.Text(" "),
 			app.Span().Class("muted small").Text(ci),
+			app.If(partial != "", func() app.UI {
+				return app.Span().Class("badge partial").Title("A partial run: only the " + partial + " examples were evaluated").Text(partial)
+			}),
 		)
 	case api.Aborted:
 		return app.Div().Class("live-failure error small").Text(ui.RunError(r.Record.Error))

@@ -62,3 +62,21 @@ func Counts(s *api.Summary) string {
 	}
 	return ui.Int(s.Valid) + " valid · " + ui.Plural(s.InvalidOutputs, "invalid output") + " · " + ui.Plural(s.ExecutionErrors, "execution error")
 }
+
+// Partial labels a run of only the first N examples of its dataset (--limit): "first N of
+// M" when the dataset's size M is known (of; 0 when not), else "first N"; "" for a full
+// run. A limit above the examples the run took, or as many as the dataset holds, took
+// them all: the run is full, as the leaderboard and the last score count it.
+func Partial(r api.Run, of int) string {
+	n := r.Total
+	if r.Summary != nil && !api.Active(r.Status) {
+		n = r.Summary.Examples
+	}
+	if r.Options.Limit <= 0 || n <= 0 || r.Options.Limit > n || of > 0 && n >= of {
+		return ""
+	}
+	if of > 0 {
+		return "first " + ui.Int(n) + " of " + ui.Int(of)
+	}
+	return "first " + ui.Int(n)
+}

@@ -106,3 +106,30 @@ func TestAdvance(t *testing.T) {
 		}
 	}
 }
+
+// TestPartial: a run of the first N examples is labelled wherever its score shows; a
+// limit above what the run took, or as large as the dataset, took every example.
+func TestPartial(t *testing.T) {
+	done := func(limit, examples int) api.Run {
+		return api.Run{Status: api.Completed, Options: api.Options{Limit: limit}, Total: examples, Summary: &api.Summary{Examples: examples}}
+	}
+	running := api.Run{Status: api.Running, Options: api.Options{Limit: 5}, Total: 5, Summary: &api.Summary{Examples: 2}}
+	for _, c := range []struct {
+		name string
+		r    api.Run
+		of   int
+		want string
+	}{
+		{"no limit", done(0, 60), 60, ""},
+		{"the first 5, the dataset's size known", done(5, 5), 60, "first 5 of 60"},
+		{"the first 5, the size unknown", done(5, 5), 0, "first 5"},
+		{"a limit above the dataset's size", done(1000, 60), 0, ""},
+		{"a limit as large as the dataset", done(60, 60), 60, ""},
+		{"running: its total is the limit", running, 0, "first 5"},
+		{"no summary yet", api.Run{Status: api.Queued, Options: api.Options{Limit: 5}}, 0, ""},
+	} {
+		if got := Partial(c.r, c.of); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

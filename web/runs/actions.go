@@ -51,7 +51,7 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 		p.runErr = err
 		return
 	}
-	p.starting, p.runErr, p.notRun = true, nil, notRun{}
+	p.starting, p.runErr, p.notRun, p.note = true, nil, notRun{}, ""
 	path, labels := p.path, p.choiceLabels(choices)
 	ctx.Async(func() {
 		ids, left, err := live.Start(ctx, client.Default.StartRun, req, labels)
@@ -93,7 +93,7 @@ func (p *Page) onAction(action string) app.EventHandler {
 			return
 		}
 		id := p.followed[0].ID
-		p.runErr = nil
+		p.runErr, p.note = nil, ""
 		ctx.Async(func() {
 			var err error
 			if action == "cancel" {
@@ -106,6 +106,7 @@ func (p *Page) onAction(action string) app.EventHandler {
 					p.runErr = err
 					return
 				}
+				p.note = noteOf(action)
 				if len(p.followed) == 1 && p.followed[0].ID == id && action == "resume" {
 					p.follow(ctx, []string{id}) // a resumed run streams anew; a cancelled one ends its stream
 					p.followed[0].Record.Status = api.Queued
@@ -114,6 +115,14 @@ func (p *Page) onAction(action string) app.EventHandler {
 			})
 		})
 	}
+}
+
+// noteOf is the success notice of a cancel or a resume.
+func noteOf(action string) string {
+	if action == "cancel" {
+		return "Run cancelled."
+	}
+	return "Resumed: only the examples with no result are evaluated."
 }
 
 // onRow follows the clicked run (a click on its link or checkbox does what they do).

@@ -73,22 +73,23 @@ func (p *Page) renderLive() app.UI {
 			return app.P().Class("muted").Text("Live updates are unavailable; checking the run every second.")
 		}),
 		app.If(l.Err != nil, func() app.UI { return app.P().Class("error").Text(ui.ErrText(l.Err)) }),
-		renderOutcome(l),
+		renderOutcome(l, live.Partial(r, datasetSizes(p.runs.Value)[r.DatasetDigest])),
 	)
 }
 
-// renderOutcome shows how the followed run ended: its score, or why it stopped.
-func renderOutcome(l *live.Run) app.UI {
+// renderOutcome shows how the followed run ended: its score, or why it stopped; partial
+// labels the score of a run of the first N examples (live.Partial).
+func renderOutcome(l *live.Run, partial string) app.UI {
 	switch l.Record.Status {
 	case api.Completed:
-		score := app.Div().ID("run-score").DataSet("value", ui.RawScore(l.Score)).Body(app.Span().Class("score").Text(ui.ScorePtr(l.Score)))
-		if l.CI != nil {
-			score = app.Div().ID("run-score").DataSet("value", ui.RawScore(l.Score)).Body(
-				app.Span().Class("score").Text(ui.ScorePtr(l.Score)), app.Text(" "),
-				app.Span().ID("run-ci").Class("muted").Title(l.CI.Method).
-					Text(ui.Level(*l.CI)+" "+ui.Interval(*l.CI)),
-			)
-		}
+		score := app.Div().ID("run-score").DataSet("value", ui.RawScore(l.Score)).Body(
+			app.Span().Class("score").Text(ui.ScorePtr(l.Score)), app.Text(" "),
+			app.If(l.CI != nil, func() app.UI {
+				return app.Span().ID("run-ci").Class("muted").Title(l.CI.Method).Text(ui.Level(*l.CI) + " " + ui.Interval(*l.CI))
+			}),
+			app.If(partial != "", func() app.UI { return app.Span().Text(" ") }),
+			app.If(partial != "", func() app.UI { return partialBadge(partial) }),
+		)
 		return app.Div().Body(score, app.P().Body(
 			app.A().ID("run-results-link").Href(ui.ResultsURL(l.ID, "")).Text("See every example's result →")))
 	case api.Aborted:

@@ -28,6 +28,7 @@ type Page struct {
 	concurrency string
 	starting    bool
 	runErr      error  // of the last start, cancel or resume
+	note        string // what the last cancel or resume did, when it succeeded
 	notRun      notRun // the systems the last start left out
 
 	runs  ui.Load[[]api.Run] // the benchmark's, keyed by its path
@@ -83,7 +84,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	}
 	switch {
 	case len(runIDs) > 0 && !slices.Equal(runIDs, p.followedIDs()):
-		p.runErr = nil
+		p.runErr, p.note = nil, ""
 		p.follow(ctx, runIDs)
 	case len(runIDs) == 0 && len(p.followed) > 0 && p.followed[0].Record.Benchmark != p.path:
 		p.stopFollowing()
@@ -144,7 +145,7 @@ func (p *Page) choose(ctx app.Context, path string) {
 	if path == p.path && p.file.Key == path && p.file.Err == nil {
 		return // shown, or on its way
 	}
-	p.path, p.runErr, p.notRun = path, nil, notRun{}
+	p.path, p.runErr, p.notRun, p.note = path, nil, notRun{}, ""
 	p.systems = systemPicks{}
 	p.file.Reset()
 	if !p.runs.Has(path) {

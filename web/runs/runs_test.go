@@ -175,3 +175,29 @@ func TestOtherBindings(t *testing.T) {
 		t.Errorf("another benchmark's bindings offered: %v", got)
 	}
 }
+
+// TestPartialLabels: the picker's label names a partial run's score as such, never as
+// the last score, and a partial run's "of M" is the size its dataset's full runs counted.
+func TestPartialLabels(t *testing.T) {
+	score, part := 0.75, 0.9
+	for _, c := range []struct {
+		b    api.Benchmark
+		want string
+	}{
+		{api.Benchmark{Path: "b.yaml", Valid: true, Task: "classify", LastScore: &score, LastPartial: &api.PartialScore{ID: "01B", Score: &part, Examples: 5}},
+			"b.yaml — classify — last score 0.7500"},
+		{api.Benchmark{Path: "b.yaml", Valid: true, Task: "classify", LastPartial: &api.PartialScore{ID: "01B", Score: &part, Examples: 5}},
+			"b.yaml — classify — partial score 0.9000 (first 5)"},
+	} {
+		if got := benchLabel(c.b); got != c.want {
+			t.Errorf("benchLabel %q, want %q", got, c.want)
+		}
+	}
+	full := api.Run{ID: "01A", Status: api.Completed, DatasetDigest: "d1", Summary: &api.Summary{Examples: 60}}
+	partial := api.Run{ID: "01B", Status: api.Completed, DatasetDigest: "d1", Options: api.Options{Limit: 5}, Summary: &api.Summary{Examples: 5}}
+	other := api.Run{ID: "01C", Status: api.Completed, DatasetDigest: "d2", Options: api.Options{Limit: 5}, Summary: &api.Summary{Examples: 5}}
+	sizes := datasetSizes([]api.Run{partial, full, other})
+	if sizes["d1"] != 60 || sizes["d2"] != 0 {
+		t.Errorf("dataset sizes %v, want d1 60 (its full run) and no d2", sizes)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/live"
 	"github.com/benchy-eval/benchy/web/ui"
 )
 
@@ -30,8 +31,9 @@ func (p *Page) renderList() app.UI {
 		body = app.P().ID("no-runs").Class("muted").Text("No runs yet. Start one above: its progress shows here live.")
 	default:
 		rows := make([]app.UI, 0, len(p.runs.Value))
+		sizes := datasetSizes(p.runs.Value)
 		for _, r := range p.runs.Value {
-			rows = append(rows, p.renderRow(r))
+			rows = append(rows, p.renderRow(r, sizes))
 		}
 		body = app.Table().ID("runs").Class("data").Body(
 			app.THead().Body(app.Tr().Body(
@@ -45,8 +47,9 @@ func (p *Page) renderList() app.UI {
 	return app.Section().ID("runs-list").Class("panel").Body(bar, body)
 }
 
-// renderRow is one run of the list; the followed run shows its live figures.
-func (p *Page) renderRow(r api.Run) app.UI {
+// renderRow is one run of the list; the followed run shows its live figures. A partial
+// run's score says so (sizes: datasetSizes).
+func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 	score := ui.NoValue
 	if rep := r.DecodeReport(); rep != nil {
 		score = ui.ScorePtr(rep.BenchmarkScore)
@@ -80,7 +83,7 @@ func (p *Page) renderRow(r api.Run) app.UI {
 		app.Td().Body(check),
 		app.Td().Class("mono").Title(r.ID).Text(ui.ShortID(r.ID)),
 		app.Td().Body(app.Span().Class("badge "+r.Status).Text(r.Status)),
-		app.Td().Class("run-score").Text(score),
+		app.Td().Class("run-score").Body(app.Text(score), partialTag(r, sizes, score != ui.NoValue)),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),
 		app.Td().Class("run-system").Body(ui.SystemName(ui.RunSystem(&r), systemHash(r))),
@@ -95,4 +98,28 @@ func systemHash(r api.Run) string {
 		return r.System.Hash
 	}
 	return ""
+}
+
+// datasetSizes are the sizes of the datasets of runs, by digest, as their full completed
+// runs counted them: what a partial run's "first N of M" takes M from.
+func datasetSizes(runs []api.Run) map[string]int {
+	sizes := map[string]int{}
+	for _, r := range runs {
+		if r.Status == api.Completed && r.DatasetDigest != "" && r.Summary != nil && live.Partial(r, 0) == "" {
+			sizes[r.DatasetDigest] = max(sizes[r.DatasetDigest], r.Summary.Examples)
+		}
+	}
+	return sizes
+}
+
+// partialTag labels the score of a run of only the first N examples, when a score shows.
+func partialTag(r api.Run, sizes map[string]int, shown bool) app.UI {
+	label := live.Partial(r, sizes[r.DatasetDigest])
+	return app.If(shown && label != "", func() app.UI { return partialBadge(label) })
+}
+
+// partialBadge is the label of a partial run's score, "first N of M".
+func partialBadge(label string) app.UI {
+	return app.Span().Class("badge partial").Title("A partial run: only the " + label +
+		" examples were evaluated (the Examples limit), so its score is not the benchmark's").Text(label)
 }

@@ -92,8 +92,11 @@ func benchLabel(b api.Benchmark) string {
 	} else if b.Task != "" {
 		s += " — " + b.Task
 	}
-	if b.LastScore != nil {
+	switch {
+	case b.LastScore != nil:
 		s += " — last score " + ui.Score(*b.LastScore)
+	case b.LastPartial != nil && b.LastPartial.Score != nil:
+		s += " — partial score " + ui.Score(*b.LastPartial.Score) + " (first " + ui.Int(b.LastPartial.Examples) + ")"
 	}
 	return s
 }
@@ -112,7 +115,13 @@ func (p *Page) renderSetup() app.UI {
 				return app.Span().Class("muted").Text(b.Task + " · " + b.Domain + " · " + langLabel(b.Language))
 			}),
 			app.If(b.LastScore != nil, func() app.UI {
-				return app.Span().Body(app.Text("last score "), app.A().Href(ui.ResultsURL(b.LastRun, "")).Text(ui.ScorePtr(b.LastScore)))
+				return app.Span().ID("last-score").Body(app.Text("last score "), app.A().Href(ui.ResultsURL(b.LastRun, "")).Text(ui.ScorePtr(b.LastScore)))
+			}),
+			app.If(b.LastPartial != nil, func() app.UI {
+				lp := b.LastPartial
+				return app.Span().ID("last-partial").Class("muted").Body(app.Text("latest partial run "),
+					app.A().Href(ui.ResultsURL(lp.ID, "")).Text(ui.ScorePtr(lp.Score)), app.Text(" "),
+					partialBadge("first "+ui.Int(lp.Examples)))
 			}),
 		)
 		info = append(info, tags)
@@ -139,6 +148,7 @@ func (p *Page) renderSetup() app.UI {
 		p.renderSystems(),
 		form,
 		p.renderRunError(),
+		p.renderNote(),
 		p.renderNotRun(),
 	)
 }
@@ -215,6 +225,14 @@ func (p *Page) renderRunError() app.UI {
 		body = append(body, app.Text(" "), app.A().Href(ui.EditorURL(p.path)).Text("Open it in the editor"))
 	}
 	return app.Div().ID("run-error").Class("notice error").Role("alert").Body(body...)
+}
+
+// renderNote says that a cancel or a resume was done: a success, green, not a warning.
+func (p *Page) renderNote() app.UI {
+	if p.note == "" {
+		return app.Div().ID("run-note").Hidden(true)
+	}
+	return app.Div().ID("run-note").Class("notice ok").Role("status").Text(p.note)
 }
 
 // runtimeFile names the runtime file the shown benchmark binds through, for hints.

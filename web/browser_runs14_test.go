@@ -34,8 +34,10 @@ func heldWorkspace(t *testing.T) (dir, hold string) {
 
 // TestBrowserRuns14Resume cancels a held run and resumes it on the runs page: while the
 // resumed run runs its panel shows a rate and an ETA, and when it completes the score's
-// interval and the average rate, as a fresh run's panel does, without a reload (it showed
-// "—" examples/s and no interval until one). The resume's success notice is green.
+// interval and the average rate, as a fresh run's panel does, without a reload (reported
+// missing until one; on this tree the panel follows the resumed run through the page's
+// context, 0995404, and this part guards it). The resume's success notice is green (it
+// had none; notices were all a warning's yellow).
 func TestBrowserRuns14Resume(t *testing.T) {
 	requireBrowser(t)
 	dir, hold := heldWorkspace(t)

@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/web/client"
@@ -47,7 +49,8 @@ func (e *Page) save(ctx app.Context, p, etag string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if c := client.AsConflict(err); c != nil {
 				e.conflict = &conflict{path: p, exists: etag == "", theirs: c.YAML, etag: c.ETag}
-				e.note, e.noteBad = "not saved: "+conflictText(e.conflict), true
+				e.note, e.noteBad = "", false // the panel says it
+				ctx.Defer(showChanges)
 				return
 			}
 			if err != nil {
@@ -128,20 +131,52 @@ func (e *Page) renderConflict() app.UI {
 	if c.etag == "" {
 		theirs = "(no file)"
 	}
+	head, changedTheirs, changedMine, tail := changedLines(theirs, e.yaml)
 	return app.Section().ID("conflict").Class("panel").DataSet("exists", c.exists).Body(
 		app.Div().Class("row").Body(app.H2().Text("Not saved: "+conflictText(c))),
-		app.Div().Class("cards compare-cards").Body(
+		app.Div().Class("cards").Style("grid-template-columns", "1fr 1fr").Body(
 			app.Div().Class("card").Body(
 				app.H3().Text("The file on disk"),
-				app.Pre().ID("conflict-theirs").Class("ir").Text(theirs),
+				app.Pre().ID("conflict-theirs").Class("ir").Body(app.Text(head), app.Mark().Text(changedTheirs), app.Text(tail)),
 			),
 			app.Div().Class("card").Body(
 				app.H3().Text("Your text"),
-				app.Pre().ID("conflict-mine").Class("ir").Text(e.yaml),
+				app.Pre().ID("conflict-mine").Class("ir").Body(app.Text(head), app.Mark().Text(changedMine), app.Text(tail)),
 			),
 		),
 		app.Div().Class("row").Body(buttons...),
 	)
+}
+
+// changedLines splits two texts into the lines they share at the start and at the end and
+// the lines between, where they differ: what the conflict panel marks. Linear, so a file
+// of a megabyte costs nothing; a change in two places is marked as one span.
+func changedLines(a, b string) (head, aMid, bMid, tail string) {
+	al, bl := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	i := 0
+	for i < len(al) && i < len(bl) && al[i] == bl[i] {
+		i++
+	}
+	j := 0
+	for j < len(al)-i && j < len(bl)-i && al[len(al)-1-j] == bl[len(bl)-1-j] {
+		j++
+	}
+	return strings.Join(al[:i], ""), strings.Join(al[i:len(al)-j], ""), strings.Join(bl[i:len(bl)-j], ""), strings.Join(al[len(al)-j:], "")
+}
+
+// showChanges scrolls each text of the conflict panel to where it differs from the other.
+func showChanges(app.Context) {
+	doc := app.Window().Get("document")
+	for _, id := range []string{"conflict-theirs", "conflict-mine"} {
+		pre := doc.Call("getElementById", id)
+		if !pre.Truthy() {
+			continue
+		}
+		if mark := pre.Call("querySelector", "mark"); mark.Truthy() {
+			top := mark.Call("getBoundingClientRect").Get("top").Float() - pre.Call("getBoundingClientRect").Get("top").Float()
+			pre.Set("scrollTop", max(0, pre.Get("scrollTop").Float()+top-40))
+		}
+	}
 }
 
 // keepDraft records the editor's state in the browser, so that a reload loses nothing.

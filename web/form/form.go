@@ -45,6 +45,8 @@ type Doc struct {
 	Params          []Param
 	Version, Onto   string // "1.0" unless the YAML says otherwise
 	Aggregator      string
+
+	src string // the YAML text the document was read from: edits are written into it (patch.go)
 }
 
 // New returns a fresh document for a task, with the fields its rules ask for.
@@ -166,7 +168,7 @@ func FromYAML(src string) (d *Doc, ok bool) {
 	if root == nil || len(ds) > 0 {
 		return nil, false
 	}
-	d = &Doc{}
+	d = &Doc{src: src}
 	d.Version, d.Onto = str(root, "version"), str(root, "ontology_version")
 	bm := mapOf(root, "benchmark")
 	d.Task, d.Domain = str(bm, "task"), str(bm, "domain")
@@ -269,8 +271,14 @@ func weigh(fs []Field, m *yamlnode.Node) {
 }
 
 // Canonical is the document as canonical YAML, written by the compiler's one writer
-// (compiler.Write): exactly what `benchy fmt` prints of it.
+// (compiler.Write): exactly what `benchy fmt` prints of it. A document read from YAML is
+// written as that text with the parts the form changed replaced, so that nothing the form
+// cannot show is dropped or reset (an unknown key, a misspelt section, comments); a part it
+// cannot edit exactly (Locked) keeps the text's value.
 func (d *Doc) Canonical() string {
+	if out := d.patched(); out != "" {
+		return out
+	}
 	return string(compiler.Write(d.tree()))
 }
 
@@ -391,8 +399,8 @@ func Header(src string) string {
 // WithHeader puts header (comment lines) at the top of a canonical YAML text and formats
 // the result, so that what the form writes is still what `benchy fmt` prints.
 func WithHeader(canonical, header string) string {
-	if header == "" {
-		return canonical
+	if header == "" || strings.HasPrefix(canonical, header) {
+		return canonical // a text patched from the source already has it
 	}
 	if !strings.HasSuffix(header, "\n") {
 		header += "\n"

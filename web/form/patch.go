@@ -1,0 +1,185 @@
+package form
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
+)
+
+// parts are the places of a benchmark the form edits, each written back on its own: an edit
+// replaces the parts it changed in the text it was read from and leaves every other byte's
+// meaning alone, so that what the form cannot show (an unknown key, a misspelt section, a
+// comment) is never rewritten from the form's defaults.
+var parts = [][]string{
+	{"version"}, {"ontology_version"},
+	{"benchmark", "task"}, {"benchmark", "domain"}, {"benchmark", "language"},
+	{"program", "input"}, {"program", "output"},
+	{"scoring", "weights"}, {"scoring", "aggregator"},
+	{"data", "path"},
+	{"ai-system", "type"}, {"ai-system", "id"}, {"ai-system", "provider"}, {"ai-system", "model"},
+	{"ai-system", "prompt"}, {"ai-system", "parameters"},
+}
+
+// Lock is a part of the text the form cannot edit exactly while the YAML has a problem
+// there: an edit to it is not written, and Reason says why.
+type Lock struct {
+	Part   string // the part's path, dotted: "scoring.weights"
+	Reason string
+}
+
+// Locked lists the parts of the document's text that the form leaves alone, each with the
+// reason; nil for a document not read from YAML, or one whose every part the form shows
+// exactly.
+func (d *Doc) Locked() []Lock {
+	src, orig := d.source()
+	if src == nil {
+		return nil
+	}
+	have := orig.tree()
+	var out []Lock
+	for _, p := range parts {
+		if reason := lockReason(src, have, p); reason != "" {
+			out = append(out, Lock{Part: strings.Join(p, "."), Reason: reason})
+		}
+	}
+	return out
+}
+
+// source is the tree of the text the document was read from (comments kept) and the
+// document that text gives, weights synced as the editor syncs them before writing; nil
+// when the document was not read from YAML.
+func (d *Doc) source() (*yamlnode.Node, *Doc) {
+	if d.src == "" {
+		return nil, nil
+	}
+	root, ds, _ := yamlnode.Parse([]byte(d.src), yamlnode.Options{Comments: true})
+	orig, ok := FromYAML(d.src)
+	if root == nil || len(ds) > 0 || !ok || root.Kind != yamlnode.Map {
+		return nil, nil
+	}
+	orig.SyncWeights()
+	return root, orig
+}
+
+// patched is the source text with the parts the form changed replaced, or "" when the
+// document was not read from YAML.
+func (d *Doc) patched() string {
+	src, orig := d.source()
+	if src == nil {
+		return ""
+	}
+	was, now := orig.tree(), d.tree()
+	for _, p := range parts {
+		a, b := at(was, p), at(now, p)
+		if same(a, b) || lockReason(src, was, p) != "" {
+			continue
+		}
+		put(src, p, b)
+	}
+	return string(compiler.Write(src))
+}
+
+// lockReason says why part p of the source cannot be edited exactly, or "" when it can: the
+// form shows it as it is, or it is missing from a section that holds nothing the form does
+// not know (a key there may be this one misspelt).
+func lockReason(src, have *yamlnode.Node, p []string) string {
+	parent := src
+	for i, k := range p[:len(p)-1] {
+		v, _ := parent.Get(k)
+		if v == nil {
+			return ""
+		}
+		if v.Kind != yamlnode.Map {
+			return strings.Join(p[:i+1], ".") + " is not a mapping in the YAML"
+		}
+		parent = v
+	}
+	s, _ := parent.Get(p[len(p)-1])
+	if s != nil {
+		if same(s, at(have, p)) {
+			return ""
+		}
+		return strings.Join(p, ".") + " holds what the form cannot show exactly; edit it in the YAML"
+	}
+	var unknown []string
+	for _, pair := range parent.Pairs {
+		if !known(p[:len(p)-1], pair.Key) {
+			unknown = append(unknown, pair.Key)
+		}
+	}
+	if len(unknown) > 0 {
+		where := strings.Join(p[:len(p)-1], ".")
+		if where == "" {
+			where = "the file"
+		}
+		return where + " has the unknown key " + strings.Join(unknown, ", ") + " in place of " + p[len(p)-1] + "; fix it in the YAML"
+	}
+	return ""
+}
+
+// known reports whether key belongs in the section at path parent.
+func known(parent []string, key string) bool {
+	return slices.ContainsFunc(parts, func(p []string) bool {
+		if len(p) > len(parent) && slices.Equal(p[:len(parent)], parent) && p[len(parent)] == key {
+			return true
+		}
+		return false
+	})
+}
+
+// at is the node at path p in tree n, or nil.
+func at(n *yamlnode.Node, p []string) *yamlnode.Node {
+	for _, k := range p {
+		n, _ = n.Get(k)
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// put sets the node at path p in tree n to v, making the sections on the way; a nil v
+// removes the entry.
+func put(n *yamlnode.Node, p []string, v *yamlnode.Node) {
+	for _, k := range p[:len(p)-1] {
+		next, _ := n.Get(k)
+		if next == nil {
+			if v == nil {
+				return
+			}
+			next = yamlnode.Mapping()
+			n.Pairs = append(n.Pairs, yamlnode.Entry(k, next))
+		}
+		n = next
+	}
+	key := p[len(p)-1]
+	i := slices.IndexFunc(n.Pairs, func(pair yamlnode.Pair) bool { return pair.Key == key })
+	switch {
+	case i < 0 && v != nil:
+		n.Pairs = append(n.Pairs, yamlnode.Entry(key, v))
+	case i >= 0 && v == nil:
+		n.Pairs = slices.Delete(slices.Clone(n.Pairs), i, i+1)
+	case i >= 0:
+		n.Pairs[i].Value = v
+	}
+}
+
+// same reports whether two trees hold the same values: scalars by their text, collections
+// entry by entry in order.
+func same(a, b *yamlnode.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	aScalar, bScalar := a.Kind != yamlnode.Map && a.Kind != yamlnode.Seq, b.Kind != yamlnode.Map && b.Kind != yamlnode.Seq
+	switch {
+	case aScalar && bScalar:
+		return scalar(a) == scalar(b) // null and "" alike: a user's value replaces either
+	case a.Kind != b.Kind:
+		return false
+	case a.Kind == yamlnode.Seq:
+		return slices.EqualFunc(a.Items, b.Items, same)
+	}
+	return slices.EqualFunc(a.Pairs, b.Pairs, func(x, y yamlnode.Pair) bool { return x.Key == y.Key && same(x.Value, y.Value) })
+}

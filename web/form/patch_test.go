@@ -1,0 +1,134 @@
+package form
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
+)
+
+// An edit in the form, whatever the YAML's problem, changes only the value edited: every
+// other value of the text (an unknown key's, a weight the form did not read) stays as it
+// was. The weigths row is the loss the editor had: a weight typed into the form rewrote the
+// YAML with default weights (total: 5 became total: 1) and dropped the misspelt section.
+func TestEditKeepsTheRest(t *testing.T) {
+	example, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := string(example)
+	sources := []struct{ name, src, code string }{
+		{"valid", base, ""},
+		{"unknown key", strings.Replace(base, "  weights:", "  weigths:", 1), "unknown_key"},
+		{"bad weight", strings.Replace(base, "total: 5", `total: "high"`, 1), "invalid_weight"},
+		{"bad type", strings.Replace(base, "date: date", "date: dat", 1), "invalid_schema"},
+		{"bad enum", strings.Replace(strings.Replace(base, "    total: float", "    total: float\n    kind: {enum: a}", 1), "total: 5", "total: 5\n    kind: 1", 1), ""},
+		{"missing key", strings.Replace(base, "data:\n  path: ./data/invoices.jsonl\n", "", 1), "missing_key"},
+		{"unknown key in ai-system", strings.Replace(base, "  id: invoice-extractor-v7", "  id: invoice-extractor-v7\n  idd: other", 1), "unknown_key"},
+	}
+	edits := []struct {
+		control string
+		parts   []string // the places the edit may change
+		edit    func(d *Doc)
+	}{
+		{"domain input", []string{"benchmark.domain"}, func(d *Doc) { d.Domain = "legal" }},
+		{"language input", []string{"benchmark.language"}, func(d *Doc) { d.Language = "fr" }},
+		{"task select", []string{"benchmark.task"}, func(d *Doc) { d.Task = "classify" }},
+		{"weight input", []string{"scoring.weights.total"}, func(d *Doc) { d.SetWeight([]int{4}, "7") }},
+		{"field name", []string{"program.output.supplier", "program.output.vendor", "scoring.weights.supplier", "scoring.weights.vendor"},
+			func(d *Doc) { d.Output[2].Name = "vendor" }},
+		{"field type", []string{"program.output.subtotal"}, func(d *Doc) { d.Output[3].Type = "int" }},
+		{"enum members", []string{"program.output.supplier"}, func(d *Doc) {
+			d.Output[2].Type, d.Output[2].Members = "enum", []string{"a", "b"}
+		}},
+		{"add field", []string{"program.output.field", "scoring.weights.field"}, func(d *Doc) {
+			d.Output = append(d.Output, Field{Name: "field", Type: "string"})
+		}},
+		{"data path", []string{"data.path"}, func(d *Doc) { d.DataPath = "./other.jsonl" }},
+		{"system id", []string{"ai-system.id"}, func(d *Doc) { d.SystemID = "v8" }},
+		{"system type", []string{"ai-system"}, func(d *Doc) { d.SystemType, d.Provider, d.Model = "model", "openai", "gpt" }},
+	}
+	for _, s := range sources {
+		if s.code != "" {
+			if _, _, ds := compiler.CompileCanonical([]byte(s.src)); !hasCode(ds, s.code) {
+				t.Fatalf("%s: the source does not carry %s: %v", s.name, s.code, ds)
+			}
+		}
+		for _, e := range edits {
+			t.Run(s.name+"/"+e.control, func(t *testing.T) {
+				d, ok := FromYAML(s.src)
+				if !ok {
+					t.Fatal("does not parse")
+				}
+				e.edit(d)
+				d.SyncWeights() // as the editor does before writing
+				out := WithHeader(d.Canonical(), Header(s.src))
+				before, after := values(t, s.src), values(t, out)
+				for k, v := range before {
+					if w, ok := after[k]; !under(k, e.parts) && (!ok || w != v) {
+						t.Errorf("%s was %q, is %q (present %v)\n%s", k, v, w, ok, out)
+					}
+				}
+				for k, w := range after {
+					if _, ok := before[k]; !ok && !under(k, e.parts) {
+						t.Errorf("%s = %q added\n%s", k, w, out)
+					}
+				}
+			})
+		}
+	}
+}
+
+// While scoring holds a misspelt weights section, the weights are locked, and say why.
+func TestLockedWeights(t *testing.T) {
+	src, _ := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	d, _ := FromYAML(strings.Replace(string(src), "  weights:", "  weigths:", 1))
+	locks := d.Locked()
+	if len(locks) != 1 || locks[0].Part != "scoring.weights" || !strings.Contains(locks[0].Reason, "weigths") {
+		t.Fatalf("locked = %+v", locks)
+	}
+	if d, _ := FromYAML(string(src)); d.Locked() != nil {
+		t.Fatalf("the example locks %+v", d.Locked())
+	}
+}
+
+func hasCode(ds any, code string) bool { return strings.Contains(fmt.Sprint(ds), code) }
+
+// values is every scalar of a YAML text by its dotted path (list items by index).
+func values(t *testing.T, src string) map[string]string {
+	t.Helper()
+	root, ds, _ := yamlnode.Parse([]byte(src), yamlnode.Options{})
+	if root == nil || len(ds) > 0 {
+		t.Fatalf("does not parse: %v\n%s", ds, src)
+	}
+	out := map[string]string{}
+	var walk func(path string, n *yamlnode.Node)
+	walk = func(path string, n *yamlnode.Node) {
+		switch n.Kind {
+		case yamlnode.Map:
+			for _, p := range n.Pairs {
+				walk(path+"."+p.Key, p.Value)
+			}
+		case yamlnode.Seq:
+			for i, it := range n.Items {
+				walk(fmt.Sprintf("%s.%d", path, i), it)
+			}
+		default:
+			out[strings.TrimPrefix(path, ".")] = n.Text
+		}
+	}
+	walk("", root)
+	return out
+}
+
+func under(k string, parts []string) bool {
+	for _, p := range parts {
+		if k == p || strings.HasPrefix(k, p+".") {
+			return true
+		}
+	}
+	return false
+}

@@ -132,3 +132,31 @@ func under(k string, parts []string) bool {
 	}
 	return false
 }
+
+// Switching task keeps the language as translate's source and names the target it adds;
+// back again, the source is the language and nothing is added.
+func TestSetTask(t *testing.T) {
+	d := New("extract")
+	d.Language = "fr"
+	if n := d.SetTask("translate"); d.Source != "fr" || d.Target != "en" || !strings.Contains(n, "target: en") {
+		t.Fatalf("to translate: %+v, notice %q", d, n)
+	}
+	if n := d.SetTask("extract"); d.Language != "fr" || d.Source != "" || n != "" {
+		t.Fatalf("from translate: %+v, notice %q", d, n)
+	}
+}
+
+// A duplicate key pauses the form as duplicate_key at its line, like the CLI, not as a text
+// that does not parse.
+func TestPausedDuplicateKey(t *testing.T) {
+	src := "version: \"1.0\"\nbenchmark:\n  task: extract\n  task: classify\n"
+	if got := Paused(src); !strings.HasPrefix(got, "4:3: duplicate_key:") {
+		t.Fatalf("Paused = %q", got)
+	}
+	if _, ok := FromYAML(src); ok {
+		t.Fatal("the form reads a text whose duplicate it would drop")
+	}
+	if got := Paused("version: \"1.0\"\n"); got != "" {
+		t.Fatalf("Paused(valid) = %q", got)
+	}
+}

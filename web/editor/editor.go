@@ -41,6 +41,8 @@ type Page struct {
 	etag       string                   // the version of etagPath opened or saved: a save over it names it
 	etagPath   string                   // the file etag is a version of; a save elsewhere creates
 	conflict   *conflict                // the last save, refused: the file on disk is not what it assumed
+	ask        *pending                 // an action that would discard unsaved edits, asking first
+	stopKeys   func()                   // ends Ctrl+S
 	benchmarks ui.Load[[]api.Benchmark] // the workspace's, for "open"
 	template   string
 	note       string // the outcome of the last open or save
@@ -55,7 +57,7 @@ type Page struct {
 type draft struct {
 	Path  string `json:"path"`  // the workspace file it belongs to, if any
 	YAML  string `json:"yaml"`  // the text as last edited
-	Saved string `json:"saved"` // the file's text as last opened or saved
+	Saved string `json:"saved"` // the file's text as last opened or saved; a new draft's start
 	// ETag is the version of file ETagPath the text was opened or saved as: a save after a
 	// reload still names it, so a change made on disk meanwhile is not overwritten.
 	ETag     string `json:"etag,omitempty"`
@@ -64,6 +66,7 @@ type draft struct {
 
 func (e *Page) OnMount(ctx app.Context) {
 	e.template = "extract"
+	e.stopKeys = e.listenKeys(ctx)
 	var d draft
 	ctx.LocalStorage().Get(draftKey, &d)
 	p := app.Window().URL().Query().Get("path")
@@ -79,14 +82,25 @@ func (e *Page) OnMount(ctx app.Context) {
 	case d.YAML != "":
 		e.path, e.saved, e.etag, e.etagPath = d.Path, d.Saved, d.ETag, d.ETagPath
 		e.setYAML(ctx, d.YAML, false)
+		showURL(e.path) // the URL names what is open: the draft's file, or none
 	default:
+		e.saved = paperExample
 		e.setYAML(ctx, paperExample, false)
+		showURL("")
 	}
 	e.loadList(ctx)
 }
 
-// unsaved reports whether the text differs from the workspace file it was opened from.
-func (e *Page) unsaved() bool { return e.path != "" && e.yaml != e.saved }
+func (e *Page) OnDismount() {
+	if e.stopKeys != nil {
+		e.stopKeys()
+	}
+}
+
+// unsaved reports whether the text differs from the workspace file it was opened from, or
+// for a new draft from the text it started as (a template, the paper's example): what New,
+// Open… or a template would lose.
+func (e *Page) unsaved() bool { return e.yaml != e.saved }
 
 // setYAML replaces the text, compiles it and fills the form from it when it parses.
 func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
@@ -181,6 +195,7 @@ func (e *Page) Render() app.UI {
 			return app.Div().ID("editor-note").Class(cls).Text(e.note)
 		}),
 		app.If(e.conflict != nil, e.renderConflict),
+		app.If(e.ask != nil, e.renderAsk),
 		app.Div().Class("grid-editor").Body(
 			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses},
 			e.renderSource(),

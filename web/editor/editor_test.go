@@ -121,3 +121,30 @@ func TestFormPanelEditsTheCurrentDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestApplySuggestion: "did you mean X?" replaces the word at the diagnostic's position, a
+// key or a value, quoted or not, and nothing else; a position outside the text changes
+// nothing.
+func TestApplySuggestion(t *testing.T) {
+	for _, c := range []struct {
+		src        string
+		line, col  int
+		suggestion string
+		want       string
+		ok         bool
+	}{
+		{"benchmark:\n  task: extrct\n", 2, 9, "extract", "benchmark:\n  task: extract\n", true},
+		{"scoring:\n  weigths:\n    a: 1\n", 2, 3, "weights", "scoring:\n  weights:\n    a: 1\n", true},
+		{"a:\n  t: \"strng\" # x\n", 2, 6, "string", "a:\n  t: \"string\" # x\n", true},
+		{"x: [a, bb, c]\n", 1, 8, "b", "x: [a, b, c]\n", true},
+		{"ñ: vál\n", 1, 4, "val", "ñ: val\n", true},
+		{"a: b\n", 3, 1, "c", "a: b\n", false},
+		{"a: b\n", 1, 9, "c", "a: b\n", false},
+		{"a: b\n", 0, 1, "c", "a: b\n", false},
+	} {
+		got, ok := applySuggestion(c.src, c.line, c.col, c.suggestion)
+		if got != c.want || ok != c.ok {
+			t.Errorf("applySuggestion(%q, %d:%d, %q) = %q, %v; want %q, %v", c.src, c.line, c.col, c.suggestion, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -49,6 +49,11 @@ func (e *Page) renderSource() app.UI {
 						app.If(d.Suggestion != "", func() app.UI {
 							return app.Span().Class("hint").Text("did you mean " + d.Suggestion + "?")
 						}),
+						app.If(d.Suggestion != "" && d.Line > 0 && d.Column > 0, func() app.UI {
+							return app.Button().Class("small apply").DataSet("index", i).
+								Title("replace the word at " + strconv.Itoa(d.Line) + ":" + strconv.Itoa(d.Column) + " with " + d.Suggestion).
+								Text("use " + d.Suggestion).OnClick(e.onApply)
+						}),
 					)
 			}),
 		),

@@ -18,7 +18,7 @@ var templates = []string{"extract", "classify", "transcribe", "translate"}
 func (e *Page) renderToolbar() app.UI {
 	return app.Div().Class("toolbar").Body(
 		app.Select().ID("template").Title("task of the new benchmark").
-			OnChange(func(ctx app.Context, ev app.Event) { e.template = ctx.JSSrc().Get("value").String() }).
+			OnChange(e.onTemplate).
 			Body(app.Range(templates).Slice(func(i int) app.UI {
 				return app.Option().Value(templates[i]).Text("new " + templates[i]).Selected(templates[i] == e.template)
 			})),
@@ -39,7 +39,7 @@ func (e *Page) renderToolbar() app.UI {
 			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
 		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
 		app.If(e.unsaved(), func() app.UI {
-			return app.Span().ID("unsaved").Class("badge").Title("the text differs from the saved file").Text("unsaved")
+			return app.Span().ID("unsaved").Class("badge").Title("the text differs from the saved file, or is saved nowhere").Text("unsaved")
 		}),
 		app.Span().Class("sep"),
 		app.Button().ID("download-yaml").Text("Download YAML").OnClick(func(ctx app.Context, ev app.Event) {
@@ -77,12 +77,25 @@ func irName(p string) string {
 func download(name, mime, text string) { ui.SaveBytes(name, mime, []byte(text)) }
 
 func (e *Page) onNew(ctx app.Context, ev app.Event) {
+	e.orAsk(ctx, "start a new "+e.template+" benchmark", e.newDraft)
+}
+
+// onTemplate starts a new benchmark of the task chosen (asking first, as New does).
+func (e *Page) onTemplate(ctx app.Context, ev app.Event) {
+	e.template = ctx.JSSrc().Get("value").String()
+	e.onNew(ctx, ev)
+}
+
+// newDraft replaces the text with the template of e.template, a draft of no file: the
+// URL says so, so that a reload keeps the draft rather than opening the file again.
+func (e *Page) newDraft(ctx app.Context) {
 	e.doc = form.New(e.template)
-	e.path, e.saved, e.note, e.etag, e.etagPath, e.conflict = "", "", "", "", "", nil
-	if el := app.Window().GetElementByID("save-path"); el.Truthy() {
-		el.Set("value", "") // go-app leaves an emptied value showing
-	}
-	e.setYAML(ctx, e.doc.Canonical(), true)
+	text := e.doc.Canonical()
+	e.path, e.saved, e.note, e.etag, e.etagPath, e.conflict = "", text, "", "", "", nil
+	setValue("save-path", "") // go-app leaves an emptied value showing
+	setValue("open", "")
+	e.setYAML(ctx, text, true)
+	showURL("")
 }
 
 // loadList reads the workspace's benchmarks for "open"; without the server the list stays
@@ -93,12 +106,14 @@ func (e *Page) loadList(ctx app.Context) {
 
 func (e *Page) onOpen(ctx app.Context, ev app.Event) {
 	if p := ctx.JSSrc().Get("value").String(); p != "" {
-		e.open(ctx, p, draft{})
+		e.orAsk(ctx, "open "+p, func(ctx app.Context) { e.open(ctx, p, draft{}) })
 	}
 }
 
 // open loads a workspace benchmark into the editor. When the server cannot be reached, the
-// editor keeps (or shows) fallback, the text the browser kept.
+// editor keeps (or shows) fallback, the text the browser kept; when fallback holds unsaved
+// edits of another draft (the URL named a file, the browser kept a draft), it shows them
+// and asks before opening the file.
 func (e *Page) open(ctx app.Context, p string, fallback draft) {
 	ctx.Async(func() {
 		file, err := client.Default.Benchmark(ctx, p)
@@ -111,10 +126,20 @@ func (e *Page) open(ctx app.Context, p string, fallback draft) {
 				}
 				return
 			}
-			e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
-			e.etag, e.etagPath, e.conflict = file.ETag, p, nil
-			e.setYAML(ctx, file.YAML, false)
-			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
+			show := func(ctx app.Context) {
+				e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
+				e.etag, e.etagPath, e.conflict = file.ETag, p, nil
+				e.setYAML(ctx, file.YAML, false)
+				showURL(p)
+			}
+			if e.doc == nil && fallback.YAML != "" && fallback.YAML != fallback.Saved {
+				e.path, e.saved, e.etag, e.etagPath = fallback.Path, fallback.Saved, fallback.ETag, fallback.ETagPath
+				e.setYAML(ctx, fallback.YAML, false)
+				showURL(e.path)
+				e.ask = &pending{what: "open " + p, do: show}
+				return
+			}
+			show(ctx)
 		})
 	})
 }

@@ -160,3 +160,28 @@ func TestPausedDuplicateKey(t *testing.T) {
 		t.Fatalf("Paused(valid) = %q", got)
 	}
 }
+
+// A form edit on a text read from YAML keeps its comments, the header once, and a renamed
+// output field keeps its weight.
+func TestEditKeepsCommentsAndWeight(t *testing.T) {
+	src, _ := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	text := strings.Replace(string(src), "  total: 5\n", "  # the one that matters\n    total: 5\n", 1)
+	d, ok := FromYAML(text)
+	if !ok {
+		t.Fatal("does not parse")
+	}
+	d.Domain = "legal"
+	d.SyncWeights()
+	if out := d.Canonical(); !strings.Contains(out, "    # the one that matters\n    total: 5\n") {
+		t.Fatalf("a domain edit dropped a comment:\n%s", out)
+	}
+	d.Output[4].Name = "grand_total"
+	d.SyncWeights()
+	out := WithHeader(d.Canonical(), Header(text))
+	if strings.Count(out, "# The paper's invoice example") != 1 || !strings.Contains(out, "    grand_total: 5\n") {
+		t.Fatalf("out:\n%s", out)
+	}
+	if formatted, ds := compiler.Format([]byte(out)); len(ds) > 0 || string(formatted) != out {
+		t.Fatalf("not canonical: %v\n%s", ds, out)
+	}
+}

@@ -156,13 +156,18 @@ func TestBrowserDraftsCtrlS(t *testing.T) {
 	for i, mod := range []string{"ctrlKey", "metaKey"} {
 		text := string(orig) + "# saved with " + mod + "\n"
 		b.setYAML(text)
+		poll[bool](b, "the unsaved badge", `document.getElementById("unsaved") !== null`, 5*time.Second, editorStateJS)
 		prevented := eval[bool](b, `!document.getElementById("yaml").dispatchEvent(new KeyboardEvent("keydown", {key: "s", `+mod+`: true, bubbles: true, cancelable: true}))`)
 		if !prevented {
 			t.Errorf("%s+S: the browser's own save is not prevented", mod)
 		}
 		poll[bool](b, mod+"+S to save", `document.getElementById("unsaved") === null && (document.getElementById("editor-note") || {}).textContent === "saved benchmark.yaml"`, 10*time.Second, editorStateJS)
-		if data, _ := os.ReadFile(file); string(data) != text {
-			t.Errorf("after %s+S (%d) the file holds %q", mod, i, data)
+		deadline := time.Now().Add(5 * time.Second)
+		for data, _ := os.ReadFile(file); string(data) != text; data, _ = os.ReadFile(file) {
+			if time.Now().After(deadline) {
+				t.Fatalf("after %s+S (%d) the file holds %q", mod, i, data)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	// A plain "s" is typing, not saving.

@@ -19,6 +19,11 @@ func TestBrowserForm14UnknownKey(t *testing.T) {
 	misspelt := strings.Replace(invoiceYAML(t), "  weights:\n", "  weigths:\n", 1)
 	b.setYAML(misspelt)
 	poll[bool](b, "the unknown key to be reported", `document.body.innerText.includes("unknown_key")`, 3*time.Second, editorStateJS)
+	// The form says which part it leaves alone, and why.
+	poll[bool](b, "the locked weights to be explained", `(() => {
+		const l = document.getElementById("form-locked");
+		return l !== null && l.textContent.includes("scoring.weights") && l.textContent.includes("weigths");
+	})()`, 3*time.Second, editorStateJS)
 
 	// The form writes canonical YAML (the unknown key sorted after the known ones), with
 	// every value kept.
@@ -46,4 +51,18 @@ func TestBrowserForm14UnknownKey(t *testing.T) {
 	if !strings.Contains(eval[string](b, `document.body.innerText`), "unknown_key") {
 		t.Error("the unknown key is no longer reported")
 	}
+}
+
+// TestBrowserForm14DuplicateKey: a duplicate key pauses the form with the CLI's words
+// (duplicate_key at its line), not "does not parse".
+func TestBrowserForm14DuplicateKey(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	b.setYAML(strings.Replace(invoiceYAML(t), "benchmark:\n", "benchmark:\n  task: extract\n", 1))
+	poll[bool](b, "the form to pause with duplicate_key", `(() => {
+		const p = document.getElementById("form-paused");
+		return p !== null && p.textContent.includes("duplicate_key");
+	})()`, 3*time.Second, editorStateJS)
 }

@@ -197,7 +197,7 @@ func (e *Page) Render() app.UI {
 		app.If(e.conflict != nil, e.renderConflict),
 		app.If(e.ask != nil, e.renderAsk),
 		app.Div().Class("grid-editor").Body(
-			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses},
+			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses, Paused: e.paused()},
 			e.renderSource(),
 			&irPanel{Valid: e.valid, Hash: e.hash, IR: e.ir},
 		),

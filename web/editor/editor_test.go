@@ -47,11 +47,10 @@ func TestFieldEdits(t *testing.T) {
 		t.Errorf("int keeps children: %+v", f)
 	}
 	d := form.New("classify")
-	setTask(d, "translate")
-	if d.Language != "" || d.Source != "en" || d.Target != "es" {
-		t.Errorf("to translate: %+v", d)
+	if note := d.SetTask("translate"); d.Language != "" || d.Source != "en" || d.Target != "es" || !strings.Contains(note, "target: es") {
+		t.Errorf("to translate: %+v, %q", d, note)
 	}
-	setTask(d, "extract")
+	d.SetTask("extract")
 	if d.Language != "en" || d.Source != "" {
 		t.Errorf("from translate: %+v", d)
 	}

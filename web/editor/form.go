@@ -20,8 +20,12 @@ type formPanel struct {
 	Owner  document
 	Rev    int
 	Parses bool
+	// Paused is why the form cannot be used while the YAML does not parse, as the CLI says
+	// it (line:column: code: message), a duplicate key as duplicate_key at its line.
+	Paused string
 
-	wholeForm bool // show every field of a very large program
+	wholeForm bool   // show every field of a very large program
+	taskNote  string // what the last switch of task added (form.Doc.SetTask)
 }
 
 // document is what the form panel edits: the editor's document, read when the form is
@@ -39,10 +43,30 @@ func (p *formPanel) Render() app.UI {
 	if p.Parses {
 		return p.renderForm()
 	}
+	why := p.Paused
+	if why == "" {
+		why = "the YAML does not parse"
+	}
 	return app.Div().Body(
-		app.P().ID("form-paused").Class("notice").Text("The YAML does not parse, so the form is paused: fix the problem under the YAML, or undo."),
+		app.P().ID("form-paused").Class("notice").Text("The form is paused, so that it cannot write over the text ("+why+"): fix it in the YAML, or undo."),
 		app.FieldSet().Disabled(true).Class("paused").Body(p.renderForm()),
 	)
+}
+
+// renderLocks says which parts of the form do not write to the YAML while it has a
+// problem there (form.Doc.Locked), and why: an edit of them would drop or reset what the
+// text holds.
+func renderLocks(d *form.Doc) app.UI {
+	locks := d.Locked()
+	if len(locks) == 0 {
+		return nil
+	}
+	items := make([]app.UI, len(locks))
+	for i, l := range locks {
+		items[i] = app.Li().Body(app.Code().Text(l.Part), app.Text(": "+l.Reason))
+	}
+	return app.Div().ID("form-locked").Class("notice").Body(
+		app.Text("Until the YAML is fixed, the form leaves these parts of it as they are:"), app.Ul().Body(items...))
 }
 
 // registry is the embedded ontology: the form's choices work offline.
@@ -83,6 +107,8 @@ func (p *formPanel) renderForm() app.UI {
 	}
 	return app.Section().ID("form").Class("panel").Body(
 		app.H2().Text("Benchmark"),
+		renderLocks(d),
+		app.If(p.taskNote != "", func() app.UI { return app.P().ID("task-note").Class("notice").Text(p.taskNote) }),
 		p.renderClassification(d),
 		app.H3().Text("Program: input"),
 		p.fieldTree("input", d.Input, nil),
@@ -117,7 +143,7 @@ func (p *formPanel) renderClassification(d *form.Doc) app.UI {
 		app.Div().Class("row").Body(
 			app.Div().Body(
 				app.Label().For("task").Text("task"),
-				app.Select().ID("task").OnChange(p.edit(func(d *form.Doc, v string) { setTask(d, v) })).Body(
+				app.Select().ID("task").OnChange(p.edit(func(d *form.Doc, v string) { p.taskNote = d.SetTask(v) })).Body(
 					app.If(!registry.HasTask(d.Task), func() app.UI { return app.Option().Value(d.Task).Text(d.Task + " (unknown)").Selected(true) }),
 					app.Range(tasks).Slice(func(i int) app.UI {
 						t := tasks[i]
@@ -157,20 +183,6 @@ func (o *ontologyLists) Render() app.UI {
 			return app.Option().Value(l.Code).Label(l.Name + " — " + l.Native)
 		})),
 	)
-}
-
-// setTask changes the task, switching between one language and a source/target pair.
-func setTask(d *form.Doc, task string) {
-	switch {
-	case task == "translate" && d.Task != "translate":
-		d.Source, d.Target, d.Language = orDefault(d.Language, "es"), "en", ""
-		if d.Source == "en" {
-			d.Target = "es"
-		}
-	case task != "translate" && d.Task == "translate":
-		d.Language, d.Source, d.Target = orDefault(d.Source, "en"), "", ""
-	}
-	d.Task = task
 }
 
 func orDefault(s, def string) string {
@@ -297,4 +309,12 @@ func (p *formPanel) dataPath(d *form.Doc) app.UI {
 // clearEmptiedInputs empties it after the YAML changed the form.
 func textInput(v string) app.HTMLInput {
 	return app.Input().Type("text").Value(v).DataSet("empty", v == "")
+}
+
+// paused is why the form cannot read the YAML, "" while it parses (form.Paused).
+func (e *Page) paused() string {
+	if e.parses {
+		return ""
+	}
+	return form.Paused(e.yaml)
 }

@@ -5,5 +5,6 @@
 //
 // The page (Page) owns the text and the form's document (web/form); its panels are child
 // components so that a keystroke renders only what it changed: formPanel (the form, which
-// edits the document through the small document interface), irPanel and ontologyLists.
+// edits the document through the small document interface), the gutter (line numbers and
+// diagnostic markers beside the YAML), irPanel and ontologyLists.
 package editor

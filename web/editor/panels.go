@@ -32,9 +32,13 @@ func (e *Page) renderSource() app.UI {
 				app.Text("compiled in "), app.Span().ID("compile-ms").Textf("%.2f", e.compileMS), app.Text(" ms"),
 			),
 		),
-		app.Textarea().ID("yaml").Class("yaml").Spellcheck(false).
-			Attr("autocomplete", "off").Attr("autocapitalize", "off").Attr("wrap", "off").
-			Text(e.yaml).OnInput(e.onYAML),
+		app.Style().Text(gutterCSS),
+		app.Div().Class("yaml-edit").Body(
+			&gutter{Owner: e, Lines: lineCount(e.yaml), Marks: marks(e.diags)},
+			app.Textarea().ID("yaml").Class("yaml").Spellcheck(false).
+				Attr("autocomplete", "off").Attr("autocapitalize", "off").Attr("wrap", "off").
+				Text(e.yaml).OnInput(e.onYAML).OnScroll(e.onYAMLScroll),
+		),
 		app.Ul().ID("diagnostics").Class("diags").Body(
 			app.Range(e.diags).Slice(func(i int) app.UI {
 				d := e.diags[i]

@@ -47,10 +47,11 @@ func get[T any](ctx context.Context, path string) (T, error) {
 	return v, err
 }
 
-// Ping asks the server for its ontology without reading it: nil when the server answers,
-// an *Error when it refuses (401: the tab needs a token), another error when offline.
+// Ping asks for the head of the server's ontology (HEAD: no body to send, the shell probes
+// every few seconds): nil when the server answers, an *Error when it refuses (401: the tab
+// needs a token), another error when the server cannot be reached.
 func (c *Client) Ping(ctx context.Context) error {
-	return call(ctx, "GET", api.OntologyPath, nil, nil)
+	return call(ctx, "HEAD", api.OntologyPath, nil, nil)
 }
 
 // Ontology is the registry the server's compiler checks against.

@@ -43,6 +43,7 @@ func fetch(ctx context.Context, method, path string, header map[string]string, b
 	}
 	abort := func() { controller.Call("abort") }
 	res, err := await(ctx, w.Call("fetch", origin()+path, opts), abort)
+	reached(ctx, err)
 	if err != nil {
 		return nil, err
 	}

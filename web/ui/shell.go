@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/web/client"
@@ -31,33 +33,54 @@ func Shell(active string, body ...app.UI) app.UI {
 	)
 }
 
-// Status shows whether the server is reachable; without it the editor still works.
+// Status shows whether the server answered the last request: every request of the typed
+// client reports its outcome (client.Watch), and while the page is visible a light probe
+// runs every probeEvery, so the indicator is at most a few seconds stale. Without the server
+// the editor still works.
 type Status struct {
 	app.Compo
 	online    bool
 	known     bool
 	needToken bool // the server asks for a token this tab does not have
+	stop      func()
 }
 
+// probeEvery is how often a visible page asks whether the server is there.
+const probeEvery = 3 * time.Second
+
 func (s *Status) OnMount(ctx app.Context) {
-	s.online = app.Window().Get("navigator").Get("onLine").Bool()
-	s.known = true
-	online := app.FuncOf(func(this app.Value, args []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { s.online = true })
-		return nil
+	s.stop = client.Watch(func(reached bool) {
+		ctx.Dispatch(func(ctx app.Context) { s.online, s.known = reached, true })
 	})
-	offline := app.FuncOf(func(this app.Value, args []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { s.online = false })
-		return nil
+	s.probe(ctx)
+	ctx.Async(func() {
+		tick := time.NewTicker(probeEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if app.Window().Get("document").Get("visibilityState").String() == "visible" {
+					s.probe(ctx)
+				}
+			}
+		}
 	})
-	app.Window().Call("addEventListener", "online", online)
-	app.Window().Call("addEventListener", "offline", offline)
+}
+
+func (s *Status) OnDismount() {
+	if s.stop != nil {
+		s.stop()
+	}
+}
+
+// probe pings the server; the answer reaches the indicator through client.Watch, and a 401
+// asks for the token.
+func (s *Status) probe(ctx app.Context) {
 	ctx.Async(func() {
 		err := client.Default.Ping(ctx)
-		ctx.Dispatch(func(ctx app.Context) {
-			s.online = !client.Offline(err)
-			s.needToken = client.StatusIs(err, 401)
-		})
+		ctx.Dispatch(func(ctx app.Context) { s.needToken = client.StatusIs(err, 401) })
 	})
 }
 
@@ -76,9 +99,9 @@ func (s *Status) Render() app.UI {
 				app.Button().Type("submit").Text("Use"),
 			)
 	case !s.known:
-		return app.Span().Class("status").Text("")
+		return app.Span().ID("server-status").Class("status").Text("")
 	case s.online:
 		return app.Span().ID("server-status").Class("status").Text("server connected")
 	}
-	return app.Span().ID("server-status").Class("status offline").Text("offline: editing and IR preview still work")
+	return app.Span().ID("server-status").Class("status offline").Text("server unreachable: editing and IR preview still work")
 }

@@ -36,14 +36,14 @@ func everySystem(own *api.AISystem, siblings []*api.AISystem, bindings []string)
 		}
 	}
 	if own != nil {
-		add(api.SystemChoice{Own: true}, systemLabel(own))
+		add(api.SystemChoice{Own: true}, ui.SystemLabel(own))
 	}
 	for _, s := range siblings {
 		if s == nil {
 			continue
 		}
 		if s.Type == "model" {
-			add(api.SystemChoice{Model: s.Provider + "/" + s.Model}, systemLabel(s))
+			add(api.SystemChoice{Model: ui.SystemLabel(s)}, ui.SystemLabel(s))
 		} else {
 			add(api.SystemChoice{System: s.ID}, s.ID)
 		}
@@ -54,14 +54,6 @@ func everySystem(own *api.AISystem, siblings []*api.AISystem, bindings []string)
 		}
 	}
 	return out
-}
-
-// systemLabel is an AI-system's label as runs record it: the id, or provider/model.
-func systemLabel(s *api.AISystem) string {
-	if s.Type == "model" {
-		return s.Provider + "/" + s.Model
-	}
-	return s.ID
 }
 
 // siblings are the workspace's other valid files of the shown benchmark's benchmark hash.
@@ -159,7 +151,7 @@ func (p *Page) renderEmpty(b *api.Leaderboard) app.UI {
 	}
 	what := strings.Join(names, ", ")
 	if own, others := p.file.Value.AISystem(), p.siblings(); known && own != nil && len(others) > 0 {
-		what = "this file's " + systemLabel(own) + " and the AI-systems of " + strings.Join(others, ", ")
+		what = "this file's " + ui.SystemLabel(own) + " and the AI-systems of " + strings.Join(others, ", ")
 	}
 	msg := "No AI-system has a completed full run of this benchmark yet."
 	if len(b.Datasets) > 0 {

@@ -97,14 +97,10 @@ func (p *Page) picked() []api.SystemChoice { return p.systems.choices(p.otherBin
 
 // ownLabel names the benchmark's own AI-system as runs record it: its id, or provider/model.
 func (p *Page) ownLabel() string {
-	sys := p.file.Value.AISystem()
-	switch {
-	case !p.file.OK || sys == nil:
-		return "its own AI-system"
-	case sys.Type == "model":
-		return sys.Provider + "/" + sys.Model
+	if sys := p.file.Value.AISystem(); p.file.OK && sys != nil {
+		return ui.SystemLabel(sys)
 	}
-	return sys.ID
+	return "its own AI-system"
 }
 
 // choiceLabels name choices as the runs will record them, for the notes of a start.

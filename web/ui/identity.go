@@ -63,6 +63,15 @@ func SystemName(label, hash string) app.UI {
 	return app.Span().Class("mono clip system-name").Title(title).Text(label)
 }
 
+// SystemLabel is an AI-system's label as runs record it (engine.Label's rule): its id, or
+// provider/model.
+func SystemLabel(s *api.AISystem) string {
+	if s.Type == "model" {
+		return s.Provider + "/" + s.Model
+	}
+	return s.ID
+}
+
 // RunSystem names a run's AI-system as every page does: its label (the external id, or
 // provider/model), or its binding for a run stored before Benchy recorded systems.
 func RunSystem(r *api.Run) string {

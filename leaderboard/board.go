@@ -68,7 +68,7 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 	var order []string
 	for _, r := range runs {
 		var rep api.Report
-		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil || !full(r, rep) {
+		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil || !store.Full(r) {
 			continue
 		}
 		sys := systemHash(r)
@@ -140,11 +140,6 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 		}
 	}
 	return b, nil
-}
-
-// full says run r took the whole dataset: no --limit, or one above what it evaluated.
-func full(r store.Run, rep api.Report) bool {
-	return r.Options.Limit == 0 || r.Options.Limit > rep.Summary.Examples
 }
 
 // systemHash is the identity a board has one row per; a run without a recorded system

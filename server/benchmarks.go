@@ -49,10 +49,10 @@ func (s *Server) lastScore(info *api.Benchmark) {
 }
 
 // partial reports whether a run evaluated only the first N examples of its dataset: its
-// limit was no more than the examples it evaluated (a larger limit took them all), as
-// store.Leaders picks full runs.
+// limit was no more than the examples it evaluated (a larger limit took them all): not
+// store.Full, the rule store.Leaders picks full runs by.
 func partial(run store.Run) bool {
-	return run.Options.Limit > 0 && run.Summary != nil && run.Options.Limit <= run.Summary.Examples
+	return !store.Full(run)
 }
 
 // skipDir names directories that hold no benchmarks.

@@ -17,8 +17,8 @@ import (
 const systemKey = `CASE system_hash WHEN '' THEN 'run:' || id ELSE system_hash END`
 
 // Leaders returns, of the completed runs of benchmark hash benchmarkHash on dataset
-// digest, the latest full run (no --limit, or one above the examples it evaluated) of
-// each AI-system, latest finished first (the later id of two finished together).
+// digest, the latest full run (Full, here in SQL) of each AI-system, latest finished
+// first (the later id of two finished together).
 func (s *Store) Leaders(benchmarkHash, digest string) ([]Run, error) {
 	// finished_at has a fixed width (timeFormat): the greatest finished_at || id is the
 	// latest finished, then the later id.
@@ -42,6 +42,17 @@ func (s *Store) Leaders(benchmarkHash, digest string) ([]Run, error) {
 		out = append(out, r)
 	}
 	return out, closeRows(rows)
+}
+
+// Full says run r took the whole dataset: no --limit, or one above the examples it
+// evaluated (a larger limit took them all). It is the rule Leaders applies in SQL, for
+// callers that hold the run: a run that is not Full is partial, the first N examples.
+func Full(r Run) bool {
+	examples := 0
+	if r.Summary != nil {
+		examples = r.Summary.Examples
+	}
+	return r.Options.Limit == 0 || r.Options.Limit > examples
 }
 
 // DatasetCount is a dataset the completed runs of a benchmark took, and how many

@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -115,39 +113,6 @@ func number(v driver.Value) (float64, bool, error) {
 		return 0, false, nil
 	}
 	return 0, false, fmt.Errorf("%T", v)
-}
-
-// ResultsAt returns the stored JSON of the results of run id at the indices given
-// (those the run has), by index: one page of an example grid, in one query per 500.
-func (s *Store) ResultsAt(id string, indices []int) (map[int]json.RawMessage, error) {
-	out := make(map[int]json.RawMessage, len(indices))
-	for len(indices) > 0 {
-		n := min(len(indices), 500)
-		args := make([]any, 0, n+1)
-		args = append(args, id)
-		for _, i := range indices[:n] {
-			args = append(args, i)
-		}
-		rows, err := s.r.Query(`SELECT idx, result FROM results WHERE run_id = ? AND idx IN (`+
-			strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var idx int
-			var body []byte
-			if err := rows.Scan(&idx, &body); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[idx] = body
-		}
-		if err := closeRows(rows); err != nil {
-			return nil, err
-		}
-		indices = indices[n:]
-	}
-	return out, nil
 }
 
 // closeRows closes rows, returning the first error of the reading or the closing.

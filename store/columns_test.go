@@ -9,8 +9,7 @@ import (
 
 // TestOutcomes: the columns Outcomes reads through the driver are the stored results'
 // index, status, contribution and latency (none where no usage was recorded), in index
-// order, whatever order they were written in; ResultsAt returns the JSON of the indices
-// asked that exist.
+// order, whatever order they were written in.
 func TestOutcomes(t *testing.T) {
 	s, _ := open(t)
 	r := create(t, s, "b.yaml")
@@ -52,13 +51,6 @@ func TestOutcomes(t *testing.T) {
 	if slices.IndexFunc(got, func(o Outcome) bool { return o.Status == engine.StatusExecutionError }) < 0 ||
 		slices.IndexFunc(got, func(o Outcome) bool { return o.Status == engine.StatusInvalidOutput }) < 0 {
 		t.Error("the example set lacks a status")
-	}
-	at, err := s.ResultsAt(r.ID, []int{3, 29, 99})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(at) != 2 || string(at[3]) != encoded(t, example(3)) || at[99] != nil {
-		t.Errorf("results at 3, 29, 99: %d of them, 3 is %s", len(at), at[3])
 	}
 	if err := s.Outcomes("nope", func(Outcome) error { t.Error("a result of no run"); return nil }); err != nil {
 		t.Error(err)

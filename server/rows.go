@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"path"
 	"sync"
-	"time"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
@@ -17,8 +16,8 @@ import (
 
 // A page of results shows each example's input and expected output beside its prediction.
 // The store keeps only results, so they are read from the run's dataset: an index of where
-// each example starts is built once per version of the file (size and modification time),
-// then a page costs one read per row however deep it is.
+// each example starts is built once per version of the file (sameVersion: its identity,
+// size and modification time), then a page costs one read per row however deep it is.
 
 // maxRowRead is the most of one dataset row a page reads: store.MaxShown of its input and
 // of its expected output, and a little for its keys and other members. A longer row (rows
@@ -30,9 +29,8 @@ const maxRowRead = 2*store.MaxShown + 4<<10
 const maxIndexed = 16
 
 type rowIndex struct {
-	size    int64
-	mod     time.Time
-	offsets []int64 // the byte offset of each example (non-blank line), in order
+	info    fs.FileInfo // the version of the file it is of (sameVersion)
+	offsets []int64     // the byte offset of each example (non-blank line), in order
 }
 
 type rowCache struct {
@@ -72,10 +70,10 @@ func datasetPathOf(benchmark, data string) string {
 func (s *Server) index(p string, f io.Reader, info fs.FileInfo) (*rowIndex, error) {
 	s.rows.mu.Lock()
 	defer s.rows.mu.Unlock()
-	if ix, ok := s.rows.m[p]; ok && ix.size == info.Size() && ix.mod.Equal(info.ModTime()) {
+	if ix, ok := s.rows.m[p]; ok && sameVersion(ix.info, info) {
 		return ix, nil
 	}
-	ix := &rowIndex{size: info.Size(), mod: info.ModTime()}
+	ix := &rowIndex{info: info}
 	r := bufio.NewReaderSize(f, 256<<10)
 	var off int64
 	if b, _ := r.Peek(len(bom)); bytes.Equal(b, bom) {
@@ -148,19 +146,16 @@ func (s *Server) withRows(ctx context.Context, run store.Run, indices, sizes []i
 	return rows, ""
 }
 
-// rowsOf reads the rows at indices of workspace file p when the file is at version (nil:
-// any), adding their bytes to sizes until they pass bound; false when it is not at
-// version. Rows it cannot read are zero.
+// rowsOf reads the rows at indices of workspace file p when the file is at version (the
+// one its digest was checked at), adding their bytes to sizes until they pass bound;
+// false when it is not at version. Rows it cannot read are zero.
 func (s *Server) rowsOf(p string, version fs.FileInfo, indices, sizes []int, bound int) ([]row, bool) {
-	if p == "" {
-		return nil, true
-	}
 	f, info, err := s.openRegular(p) // one open: the offsets are those of the file read
 	if err != nil {
 		return nil, true
 	}
 	defer f.Close()
-	if version != nil && !sameVersion(version, info) {
+	if !sameVersion(version, info) {
 		return nil, false
 	}
 	ix, err := s.index(p, f, info)

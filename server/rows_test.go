@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -32,7 +33,14 @@ func TestWithRows(t *testing.T) {
 	defer s.Close()
 	run := store.Run{Benchmark: "b/benchmark.yaml", IR: json.RawMessage(`{"data":{"format":"jsonl","path":"./data/rows.jsonl"}}`)}
 	indices := []int{2, 0, 1, 7}
-	got, _ := s.rowsOf(datasetPath(run), nil, indices, make([]int, len(indices)), maxPageBytes)
+	version := func() fs.FileInfo { // the dataset as a page finds it, its digest checked
+		info, err := s.statRegular(datasetPath(run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info
+	}
+	got, _ := s.rowsOf(datasetPath(run), version(), indices, make([]int, len(indices)), maxPageBytes)
 	want := []string{`"two"`, `"zero"`, long[:100], ""}
 	for k, row := range got {
 		var r struct {
@@ -62,9 +70,29 @@ func TestWithRows(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b", "data", "rows.jsonl"), []byte(`{"input":{"t":"new"},"expected":{"l":"z"}}`+"\n"), 0o644)
 	later := time.Now().Add(time.Hour) // a new version even within the clock's resolution
 	os.Chtimes(filepath.Join(dir, "b", "data", "rows.jsonl"), later, later)
-	got, _ = s.rowsOf(datasetPath(run), nil, []int{0}, []int{0}, maxPageBytes)
+	got, _ = s.rowsOf(datasetPath(run), version(), []int{0}, []int{0}, maxPageBytes)
 	if !strings.Contains(string(got[0].Input), `"new"`) {
 		t.Errorf("after the dataset changed: %s", got[0].Input)
+	}
+	// The dataset is replaced by another file of the same size and time (a rename over
+	// it, as editors and rsync write): the index is rebuilt, its rows not another's.
+	data := filepath.Join(dir, "b", "data", "rows.jsonl")
+	os.WriteFile(data, []byte(`{"input":{"t":"aa"}}`+"\n"+`{"input":{"t":"b"}}`+"\n"), 0o644)
+	os.Chtimes(data, later, later)
+	rowsOf := func() string {
+		got, _ := s.rowsOf(datasetPath(run), version(), []int{1}, []int{0}, maxPageBytes)
+		return string(got[0].Input)
+	}
+	if in := rowsOf(); !strings.Contains(in, `"b"`) {
+		t.Fatalf("before the rename: %s", in)
+	}
+	os.WriteFile(data+".new", []byte(`{"input":{"t":"a"}}`+"\n"+`{"input":{"t":"bb"}}`+"\n"), 0o644)
+	os.Chtimes(data+".new", later, later)
+	if err := os.Rename(data+".new", data); err != nil {
+		t.Fatal(err)
+	}
+	if in := rowsOf(); !strings.Contains(in, `"bb"`) {
+		t.Errorf("after a rename of a file of the same size and time over it: %q", in)
 	}
 	// A dataset outside the workspace is not read.
 	run.IR = json.RawMessage(`{"data":{"path":"../../../etc/passwd"}}`)

@@ -2,15 +2,11 @@ package web_test
 
 import (
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // largeRunExamples is the size of the run whose results the browser pages through.
@@ -21,11 +17,6 @@ const largeRunExamples = 100_000
 // results, never the run.
 func TestBrowserLargeRun(t *testing.T) {
 	requireBrowser(t)
-	dir := t.TempDir()
-	adapter := filepath.Join(dir, "label-adapter")
-	if out, err := exec.Command("go", "build", "-o", adapter, filepath.Join(root(t), "web", "testdata", "label-adapter")).CombinedOutput(); err != nil {
-		t.Fatalf("building the adapter: %v\n%s", err, out)
-	}
 	var data strings.Builder
 	for i := range largeRunExamples {
 		text := strings.Repeat("a", 1+i%7)
@@ -38,27 +29,7 @@ func TestBrowserLargeRun(t *testing.T) {
 		}
 		fmt.Fprintf(&data, `{"input":{"text":"%s #%d"},"expected":{"label":"%s"}}`+"\n", text, i, label)
 	}
-	files := map[string]string{
-		"data/rows.jsonl": data.String(),
-		"benchmark.yaml": `version: "1.0"
-ontology_version: "1.0"
-benchmark: {task: classify, domain: general, language: en}
-program:
-  input:
-    text: string
-  output:
-    label: {enum: [even, odd]}
-scoring:
-  weights:
-    label: 1
-  aggregator: weighted_mean
-data:
-  path: ./data/rows.jsonl
-ai-system: {type: external, id: labeller}
-`,
-		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n",
-	}
-	testkit.WriteFiles(t, dir, files)
+	dir := labelWorkspace(t, data.String(), "bindings:\n  labeller:\n    command: [./label-adapter]\n")
 	srv := startServer(t, dir)
 	var started struct {
 		ID string `json:"id"`

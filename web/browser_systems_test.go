@@ -42,11 +42,6 @@ var labelAdapter = sync.OnceValues(func() (string, error) {
 // file binds a second, "labeller-b", that gets every third example wrong.
 func systemsWorkspace(t *testing.T) string {
 	t.Helper()
-	bin, err := labelAdapter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
 	var data strings.Builder
 	for i := range systemsExamples {
 		text := strings.Repeat("a", 1+i%5)
@@ -56,8 +51,21 @@ func systemsWorkspace(t *testing.T) string {
 		}
 		fmt.Fprintf(&data, `{"input":{"text":"%s"},"expected":{"label":"%s"}}`+"\n", text, label)
 	}
+	return labelWorkspace(t, data.String(), "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n")
+}
+
+// labelWorkspace is a new folder with the even/odd benchmark of web/testdata/label-adapter
+// (its own AI-system "labeller"), rows as its data/rows.jsonl, runtime as its
+// benchy.runtime.yaml and the adapter, built once per test process, as ./label-adapter.
+func labelWorkspace(t *testing.T, rows, runtime string) string {
+	t.Helper()
+	bin, err := labelAdapter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
-		"data/rows.jsonl": data.String(),
+		"data/rows.jsonl": rows,
 		"benchmark.yaml": `version: "1.0"
 ontology_version: "1.0"
 benchmark: {task: classify, domain: general, language: en}
@@ -74,7 +82,7 @@ data:
   path: ./data/rows.jsonl
 ai-system: {type: external, id: labeller}
 `,
-		"benchy.runtime.yaml": "bindings:\n  labeller:\n    command: [./label-adapter]\n  labeller-b:\n    command: [./label-adapter, -wrong-every, \"3\"]\n",
+		"benchy.runtime.yaml": runtime,
 	})
 	b, err := os.ReadFile(bin)
 	if err != nil {

@@ -41,6 +41,16 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 
 var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
+// badHash refuses value, given as query parameter name, when it is not a hash as the store
+// keeps them ("" is none given): a malformed one would match nothing, and the answer would
+// be an empty list or board rather than why.
+func badHash(name, value string) error {
+	if value == "" || hashPattern.MatchString(value) {
+		return nil
+	}
+	return refuse(http.StatusBadRequest, api.BadRequest, "%s is sha256: and 64 lowercase hex digits", name)
+}
+
 // keys name a board: its benchmark hash and dataset digest ("" for the newest run's), the
 // file asked for, and why the board is not of that file's dataset when it is not.
 type keys struct {
@@ -93,16 +103,16 @@ func (s *Server) boardNames(q url.Values) (hash, digest, path string, err error)
 		}
 	}
 	digest = q.Get("dataset_digest")
-	if digest != "" && !hashPattern.MatchString(digest) {
-		return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "dataset_digest is sha256: and 64 lowercase hex digits")
+	if err := badHash("dataset_digest", digest); err != nil {
+		return "", "", "", err
 	}
 	path, hash = q.Get("benchmark"), q.Get("benchmark_hash")
 	switch {
 	case path != "" && hash != "":
 		return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "name the benchmark once: ?benchmark=PATH or ?benchmark_hash=H")
 	case hash != "":
-		if !hashPattern.MatchString(hash) {
-			return "", "", "", refuse(http.StatusBadRequest, api.BadRequest, "benchmark_hash is sha256: and 64 lowercase hex digits")
+		if err := badHash("benchmark_hash", hash); err != nil {
+			return "", "", "", err
 		}
 		return hash, digest, "", nil
 	case path == "":

@@ -306,11 +306,9 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := store.Filter{Benchmark: q.Get("benchmark"), IRHash: q.Get("ir_hash"), BenchmarkHash: q.Get("benchmark_hash"),
 		DatasetDigest: q.Get("dataset_digest"), Status: store.Status(q.Get("status"))}
-	// A malformed hash matches no run: say so, as the leaderboard does, rather than answer
-	// an empty list.
 	for _, c := range []struct{ name, value string }{{"ir_hash", f.IRHash}, {"benchmark_hash", f.BenchmarkHash}, {"dataset_digest", f.DatasetDigest}} {
-		if c.value != "" && !hashPattern.MatchString(c.value) {
-			return refuse(http.StatusBadRequest, api.BadRequest, "%s is sha256: and 64 lowercase hex digits", c.name)
+		if err := badHash(c.name, c.value); err != nil {
+			return err
 		}
 	}
 	switch f.Status {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // A completed run's results never change, and a leaderboard reads every one of them: ten
@@ -72,9 +74,9 @@ func (s *Store) sealed(id string, fn func(Outcome) error) (bool, error) {
 }
 
 // statusCode is the code of outcomesQuery for s.
-func statusCode(s any) byte {
+func statusCode(s engine.Status) byte {
 	for i, c := range statusCodes[:3] {
-		if string(c) == fmt.Sprint(s) {
+		if c == s {
 			return byte(i)
 		}
 	}

@@ -18,16 +18,7 @@ import (
 // nothing installed — launched from the browser and finished with the README's score.
 func TestBrowserExamplesWorkspace(t *testing.T) {
 	requireBrowser(t)
-	top := t.TempDir() // top/assets/examples and top/bin/examples, as in the repository
-	ws := filepath.Join(top, "assets", "examples")
-	testkit.CopyTree(t, filepath.Join(root(t), "assets", "examples"), ws)
-	os.RemoveAll(filepath.Join(ws, ".benchy"))
-	build := exec.Command("go", "build", "-o", filepath.Join(top, "bin", "examples")+"/", "./assets/examples/language-id/langid-baseline")
-	build.Dir = root(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the baseline: %v\n%s", err, out)
-	}
-	srv := startServer(t, ws)
+	srv := startServer(t, examplesWorkspace(t, "./assets/examples/language-id/langid-baseline"))
 	b := newBrowser(t, 60*time.Second)
 	b.open(srv.URL("/runs?benchmark=language-id/baseline.yaml"))
 	options := poll[string](b, "the workspace's benchmarks", `(() => { const s = document.getElementById("benchmark"); return s && s.options.length > 5 && [...s.options].map(o => o.value).join(","); })()`, 10*time.Second, "")
@@ -68,16 +59,7 @@ func TestBrowserExamplesLeaderboard(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages/langdetect"); err != nil {
 		t.Skip("langdetect is not installed (make examples-deps installs python3-langdetect)")
 	}
-	top := t.TempDir()
-	ws := filepath.Join(top, "assets", "examples")
-	testkit.CopyTree(t, filepath.Join(root(t), "assets", "examples"), ws)
-	os.RemoveAll(filepath.Join(ws, ".benchy"))
-	build := exec.Command("go", "build", "-o", filepath.Join(top, "bin", "examples")+"/", "./assets/examples/language-id/...")
-	build.Dir = root(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the language-id adapters: %v\n%s", err, out)
-	}
-	srv := startServer(t, ws)
+	srv := startServer(t, examplesWorkspace(t, "./assets/examples/language-id/..."))
 	b := newBrowser(t, 60*time.Second)
 	b.open(srv.URL("/leaderboard"))
 	// The list puts the two files of the one benchmark together.
@@ -98,4 +80,21 @@ func TestBrowserExamplesLeaderboard(t *testing.T) {
 	}
 	t.Logf("language-id leaderboard after one click: %s; the second is %s", entries, b.text(`#board tr.entry[data-rank="2"] .verdict`))
 	b.screenshot("examples-leaderboard")
+}
+
+// examplesWorkspace copies the examples workspace, without its stored runs, to
+// top/assets/examples of a new folder top, and builds the adapters of pkgs into
+// top/bin/examples, where the examples' runtime files look for them, as in the repository.
+func examplesWorkspace(t *testing.T, pkgs string) string {
+	t.Helper()
+	top := t.TempDir()
+	ws := filepath.Join(top, "assets", "examples")
+	testkit.CopyTree(t, filepath.Join(root(t), "assets", "examples"), ws)
+	os.RemoveAll(filepath.Join(ws, ".benchy"))
+	build := exec.Command("go", "build", "-o", filepath.Join(top, "bin", "examples")+"/", pkgs)
+	build.Dir = root(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", pkgs, err, out)
+	}
+	return ws
 }

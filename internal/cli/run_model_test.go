@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 // TestRunModelEndToEnd runs a classify benchmark with ai-system {type: model, provider:
@@ -19,51 +21,28 @@ import (
 // structured output, and tokens are recorded per example and in total.
 func TestRunModelEndToEnd(t *testing.T) {
 	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := sentimentProvider(t, func(req chatRequest) (string, bool) {
 		requests.Add(1)
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Model    string `json:"model"`
-			Messages []struct {
-				Role    string `json:"role"`
-				Content any    `json:"content"`
-			} `json:"messages"`
-			ResponseFormat struct {
-				Type       string `json:"type"`
-				JSONSchema struct {
-					Strict bool `json:"strict"`
-				} `json:"json_schema"`
-			} `json:"response_format"`
-			Temperature *float64 `json:"temperature"`
+		if req.Model != "tiny" || req.ResponseFormat.Type != "json_schema" || !req.ResponseFormat.JSONSchema.Strict || req.Temperature == nil ||
+			!strings.Contains(fmt.Sprint(req.Messages[0].Content), "Classify the sentiment") {
+			return "", false
 		}
-		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || req.Model != "tiny" ||
-			req.ResponseFormat.Type != "json_schema" || !req.ResponseFormat.JSONSchema.Strict || req.Temperature == nil ||
-			len(req.Messages) != 2 || !strings.Contains(fmt.Sprint(req.Messages[0].Content), "Classify the sentiment") {
-			http.Error(w, "unexpected request: "+string(body), http.StatusBadRequest)
-			return
-		}
-		label := "negative"
 		if strings.Contains(fmt.Sprint(req.Messages[1].Content), "love") {
-			label = "positive"
+			return "positive", true
 		}
-		fmt.Fprintf(w, `{"choices":[{"message":{"role":"assistant","content":"{\"sentiment\":\"%s\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":4}}`, label)
-	}))
-	defer srv.Close()
+		return "negative", true
+	})
 
 	dir := t.TempDir()
-	write := func(name, text string) {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("benchmark.yaml", sentimentModel)
-	write("prompts/sentiment.md", "Classify the sentiment of the review.\n")
-	write("data/reviews.jsonl", `{"input": {"text": "I love it"}, "expected": {"sentiment": "positive"}}
+	testkit.WriteFiles(t, dir, map[string]string{
+		"benchmark.yaml":       sentimentModel,
+		"prompts/sentiment.md": "Classify the sentiment of the review.\n",
+		"data/reviews.jsonl": `{"input": {"text": "I love it"}, "expected": {"sentiment": "positive"}}
 {"input": {"text": "Broken on arrival"}, "expected": {"sentiment": "negative"}}
 {"input": {"text": "I love how it broke"}, "expected": {"sentiment": "negative"}}
-`)
-	write("benchy.runtime.yaml", "providers:\n  local:\n    kind: openai\n    base_url: "+srv.URL+"/v1\n")
+`,
+		"benchy.runtime.yaml": "providers:\n  local:\n    kind: openai\n    base_url: " + srv.URL + "/v1\n",
+	})
 	out := filepath.Join(dir, "results.json")
 	code, _, stderr := runBenchy(t, "run", "-o", out, filepath.Join(dir, "benchmark.yaml"))
 	if code != 0 {
@@ -122,3 +101,41 @@ ai-system:
   prompt: prompts/sentiment.md
   parameters: {temperature: 0}
 `
+
+// chatRequest is what a test's provider reads of an OpenAI Chat Completions request.
+type chatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	} `json:"messages"`
+	ResponseFormat struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Strict bool `json:"strict"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+	Temperature *float64 `json:"temperature"`
+}
+
+// sentimentProvider is a loopback server speaking the OpenAI Chat Completions format for
+// sentimentModel: each request of a system and a user message is answered the sentiment
+// label says (12 input tokens, 4 output), or refused (400) when it says not ok.
+func sentimentProvider(t *testing.T, label func(chatRequest) (sentiment string, ok bool)) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req chatRequest
+		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || len(req.Messages) != 2 {
+			http.Error(w, "unexpected request: "+string(body), http.StatusBadRequest)
+			return
+		}
+		sentiment, ok := label(req)
+		if !ok {
+			http.Error(w, "unexpected request: "+string(body), http.StatusBadRequest)
+			return
+		}
+		fmt.Fprintf(w, `{"choices":[{"message":{"role":"assistant","content":"{\"sentiment\":\"%s\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":4}}`, sentiment)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}

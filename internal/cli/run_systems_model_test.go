@@ -1,11 +1,7 @@
 package cli_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,20 +20,7 @@ func TestRunSystemsModel(t *testing.T) {
 	const prompt = "Classify the sentiment of the review.\n"
 	var mu sync.Mutex
 	asked := map[string]int{} // model: requests with the prompt as the system message and temperature 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Model    string `json:"model"`
-			Messages []struct {
-				Role    string `json:"role"`
-				Content any    `json:"content"`
-			} `json:"messages"`
-			Temperature *float64 `json:"temperature"`
-		}
-		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || len(req.Messages) != 2 {
-			http.Error(w, "unexpected request: "+string(body), http.StatusBadRequest)
-			return
-		}
+	srv := sentimentProvider(t, func(req chatRequest) (string, bool) {
 		if fmt.Sprint(req.Messages[0].Content) == strings.TrimSpace(prompt) || fmt.Sprint(req.Messages[0].Content) == prompt {
 			if req.Temperature != nil && *req.Temperature == 0 {
 				mu.Lock()
@@ -45,13 +28,12 @@ func TestRunSystemsModel(t *testing.T) {
 				mu.Unlock()
 			}
 		}
-		label := "negative" // the small model is always negative; the other reads the review
+		// the small model is always negative; the other reads the review
 		if req.Model != "small" && strings.Contains(fmt.Sprint(req.Messages[1].Content), "love") {
-			label = "positive"
+			return "positive", true
 		}
-		fmt.Fprintf(w, `{"choices":[{"message":{"role":"assistant","content":"{\"sentiment\":\"%s\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":4}}`, label)
-	}))
-	defer srv.Close()
+		return "negative", true
+	})
 
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{

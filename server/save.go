@@ -2,7 +2,6 @@ package server
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -126,8 +126,7 @@ func randomName() string {
 // header has it. It names the content, not its modification time, so a save of the same
 // bytes, or a copy, keeps the tag.
 func etagOf(src []byte) string {
-	sum := sha256.Sum256(src)
-	return `"sha256:` + hex.EncodeToString(sum[:]) + `"`
+	return `"` + engine.SHA256(src) + `"`
 }
 
 // saveLocks serialises the saves of each file: by absolute path, so that two servers of one

@@ -30,7 +30,10 @@ func TestLastScoreOfOwnSystem(t *testing.T) {
 	var list []api.Benchmark
 	decode(t, srv, "GET", "/api/benchmarks", "", http.StatusOK, &list)
 	i := slices.IndexFunc(list, func(b api.Benchmark) bool { return b.Path == "benchmark.yaml" })
-	if i < 0 || list[i].LastScore == nil || *list[i].LastScore != *ownScore || list[i].LastRun != own.ID {
+	if i < 0 {
+		t.Fatalf("benchmark.yaml is not listed: %+v", list)
+	}
+	if list[i].LastScore == nil || *list[i].LastScore != *ownScore || list[i].LastRun != own.ID {
 		t.Errorf("last score %v of run %s, want the own system's %v of run %s (the other's: %v)", list[i].LastScore, list[i].LastRun, *ownScore, own.ID, *otherScore)
 	}
 }

@@ -25,11 +25,11 @@ func TestBrowserShell14Connection(t *testing.T) {
 	})()`
 	poll[bool](b, "the indicator to say connected", connected, 5*time.Second, serverStatusJS)
 
+	b.ignoreConsole("net::ERR_CONNECTION_REFUSED") // before the stop: the probe may fail at once
+	b.ignoreConsole("net::ERR_FAILED " + srv.URL("/api/"))
 	if err := srv.stop(); err != nil {
 		t.Fatal(err)
 	}
-	b.ignoreConsole("net::ERR_CONNECTION_REFUSED")
-	b.ignoreConsole("net::ERR_FAILED " + srv.URL("/api/"))
 	stopped := time.Now()
 	poll[bool](b, "the indicator to say unreachable within 5 s of the server stopping", `(() => {
 		const s = document.getElementById("server-status");

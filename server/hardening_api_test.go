@@ -1,7 +1,6 @@
 package server
 
 import (
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"go/ast"
@@ -259,11 +258,7 @@ func TestHardeningCompareCached(t *testing.T) {
 	if first.status != http.StatusOK {
 		t.Fatalf("compare: %d %s", first.status, first.body)
 	}
-	db, err := sql.Open("sqlite", store.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, dir)
 	if _, err := db.Exec(`DELETE FROM results WHERE run_id = ? AND idx > 4`, b); err != nil {
 		t.Fatal(err)
 	}

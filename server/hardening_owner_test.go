@@ -1,7 +1,6 @@
 package server
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -68,11 +67,7 @@ func addResults(t *testing.T, st *store.Store, id string, from, to int) {
 // leaves it: its pid, host and heartbeat stay, nothing beats any more.
 func killOwner(t *testing.T, dir, id string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", store.Path(dir)+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, dir)
 	if _, err := db.Exec(`UPDATE runs SET owner_pid = ?, owner_token = 'killed' WHERE id = ?`, testkit.DeadPID(t), id); err != nil {
 		t.Fatal(err)
 	}

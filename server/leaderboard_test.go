@@ -1,7 +1,6 @@
 package server
 
 import (
-	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -297,11 +296,7 @@ func TestGridClipped(t *testing.T) {
 	waitStatus(t, srv, a, store.Completed)
 	b := startRun(t, srv, `{"benchmark": "other.yaml"}`)
 	waitStatus(t, srv, b, store.Completed)
-	db, err := sql.Open("sqlite", store.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, dir)
 	big := `say "` + strings.Repeat("é", 2<<20) + `"` // 4 MiB of UTF-8, quotes to escape
 	if _, err := db.Exec(`UPDATE results SET result = json_set(result, '$.prediction', ?) WHERE run_id = ?`, big, b); err != nil {
 		t.Fatal(err)

@@ -60,6 +60,7 @@ func TestBrowserAppLoads(t *testing.T) {
 	}
 
 	coldReady := readyMark(b)
+	t.Logf("cold phases: %s", phases(b))
 
 	b.waitServiceWorker()
 	var warm time.Duration
@@ -69,6 +70,7 @@ func TestBrowserAppLoads(t *testing.T) {
 		b.resetNetwork()
 		warm, _ = b.open(srv.URL("/"))
 		warmReady = append(warmReady, readyMark(b))
+		t.Logf("warm phases: %s", phases(b))
 		fromSW = fromSW && b.waitRequest("/web/app.wasm").FromSW
 	}
 	if !fromSW {
@@ -80,6 +82,20 @@ func TestBrowserAppLoads(t *testing.T) {
 	t.Logf("navigation to interactive: cold %.0f ms (app.wasm downloaded at %.0f ms; the test saw it at %.0f ms), warm median %.0f ms of %v (last seen by the test at %.0f ms); targets 1500 / 500 ms",
 		coldReady, fetched, ms(cold), warmReady[1], warmReady, ms(warm))
 	b.screenshot("app-loads")
+}
+
+// phases says where a load's time went, on the navigation's clock: the page's response,
+// app.wasm's fetch (the service worker's start and the response's end), the compiled module
+// instantiated ("benchy-instantiated", in the server's app.js), Go's main entered
+// ("benchy-main") and the editor interactive ("benchy-ready").
+func phases(b *browser) string {
+	return eval[string](b, `(() => {
+		const f = n => { const e = performance.getEntriesByName(n)[0]; return e ? Math.round(e.startTime) : -1; };
+		const nav = performance.getEntriesByType("navigation")[0] || {};
+		const w = performance.getEntriesByName(location.origin + "/web/app.wasm")[0] || {};
+		return "page " + Math.round(nav.responseEnd || -1) + " ms, app.wasm fetched " + Math.round(w.fetchStart || -1) + "–" + Math.round(w.responseEnd || -1) +
+			" ms, instantiated " + f("benchy-instantiated") + " ms, main " + f("benchy-main") + " ms, ready " + f("benchy-ready") + " ms";
+	})()`)
 }
 
 // readyMark is the page-clock time of the app's "benchy-ready" performance mark.

@@ -42,7 +42,8 @@ type Page struct {
 	etagPath   string                   // the file etag is a version of; a save elsewhere creates
 	conflict   *conflict                // the last save, refused: the file on disk is not what it assumed
 	ask        *pending                 // an action that would discard unsaved edits, asking first
-	stopKeys   func()                   // ends Ctrl+S
+	stopKeys   func()                   // ends Ctrl+S, Ctrl+Z and the question on leaving
+	history    history                  // undo and redo of the text
 	benchmarks ui.Load[[]api.Benchmark] // the workspace's, for "open"
 	template   string
 	note       string // the outcome of the last open or save
@@ -66,7 +67,8 @@ type draft struct {
 
 func (e *Page) OnMount(ctx app.Context) {
 	e.template = "extract"
-	e.stopKeys = e.listenKeys(ctx)
+	stopKeys, stopUnload := e.listenKeys(ctx), e.askOnLeave()
+	e.stopKeys = func() { stopKeys(); stopUnload() }
 	var d draft
 	ctx.LocalStorage().Get(draftKey, &d)
 	p := app.Window().URL().Query().Get("path")
@@ -102,8 +104,21 @@ func (e *Page) OnDismount() {
 // Open… or a template would lose.
 func (e *Page) unsaved() bool { return e.yaml != e.saved }
 
-// setYAML replaces the text, compiles it and fills the form from it when it parses.
+// setYAML replaces the text, compiles it and fills the form from it when it parses. It is
+// a step of its own for undo: a file opened, a template, a suggestion applied.
 func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
+	e.change(ctx, src, fromForm, "")
+}
+
+// change is every change of the text but undo and redo: recorded for them as an edit of
+// kind (see history.record), then shown.
+func (e *Page) change(ctx app.Context, src string, fromForm bool, kind string) {
+	e.history.record(src, kind, time.Now())
+	e.show(ctx, src, fromForm)
+}
+
+// show makes src the text, compiles it and fills the form from it when it parses.
+func (e *Page) show(ctx app.Context, src string, fromForm bool) {
 	e.yaml = src
 	e.compile()
 	d, parses := form.FromYAML(src)
@@ -156,7 +171,7 @@ func (e *Page) onYAML(ctx app.Context, ev app.Event) {
 	}
 	ctx.After(wait, func(ctx app.Context) {
 		if n == e.edits {
-			e.setYAML(ctx, e.yaml, false)
+			e.change(ctx, e.yaml, false, typing)
 		}
 	})
 }
@@ -168,7 +183,7 @@ func (e *Page) current() *form.Doc { return e.doc }
 // the file (the form has no place for comments inside it).
 func (e *Page) formChanged(ctx app.Context) {
 	e.doc.SyncWeights()
-	e.setYAML(ctx, form.WithHeader(e.doc.Canonical(), form.Header(e.yaml)), true)
+	e.change(ctx, form.WithHeader(e.doc.Canonical(), form.Header(e.yaml)), true, control(ctx.JSSrc()))
 }
 
 // clearEmptiedInputs empties the form's text inputs whose value the YAML has just removed.

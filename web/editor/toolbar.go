@@ -34,6 +34,11 @@ func (e *Page) renderToolbar() app.UI {
 				return app.Option().Value(b.Path).Text(label).Selected(b.Path == e.path)
 			}),
 		),
+		// Arrows, not words, so that the toolbar stays on one line at 1280 px.
+		app.Button().ID("undo").Text("↶").Aria("label", "Undo").Disabled(!e.history.canUndo()).
+			Title("Undo the last change, of the YAML or the form (Ctrl+Z, ⌘Z)").OnClick(e.onUndo),
+		app.Button().ID("redo").Text("↷").Aria("label", "Redo").Disabled(!e.history.canRedo()).
+			Title("Redo what was undone (Ctrl+Shift+Z or Ctrl+Y, ⇧⌘Z)").OnClick(e.onRedo),
 		textInput(e.path).ID("save-path").Placeholder("folder/benchmark.yaml").
 			Title("where to save it in the workspace").
 			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),

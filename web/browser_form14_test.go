@@ -1,9 +1,15 @@
 package web_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/benchy-eval/benchy/web/form"
 )
 
 // TestBrowserForm14UnknownKey guards the loss issue 14 opens with: typing a weight into the
@@ -65,4 +71,142 @@ func TestBrowserForm14DuplicateKey(t *testing.T) {
 		const p = document.getElementById("form-paused");
 		return p !== null && p.textContent.includes("duplicate_key");
 	})()`, 3*time.Second, editorStateJS)
+}
+
+// TestBrowserForm14LockedDisabled: a part the form leaves alone while the YAML has a problem
+// there is greyed out, its controls disabled with the reason as their title, so that nobody
+// types into a control whose edit would not be written (they could, and nothing took). The
+// other parts stay usable, and fixing the YAML unlocks the part.
+func TestBrowserForm14LockedDisabled(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	valid := invoiceYAML(t)
+	b.setYAML(strings.Replace(valid, "  weights:\n", "  weigths:\n", 1))
+	poll[bool](b, "the locked weights to be explained", `document.getElementById("form-locked") !== null`, 3*time.Second, editorStateJS)
+	state := func() map[string]string {
+		return eval[map[string]string](b, `(() => {
+			const out = {};
+			for (const sel of ["#weights input", "#domain", "#task", "#data-path", "#output-fields input.name", "#add-output", "#system-id"]) {
+				const el = document.querySelector(sel);
+				if (!el) { out[sel] = "missing"; continue; }
+				const fs = el.closest("fieldset.part");
+				out[sel] = el.matches(":disabled") ? "disabled: " + (fs ? fs.title : "") : "enabled";
+			}
+			return out;
+		})()`)
+	}
+	got := state()
+	if w := got["#weights input"]; !strings.HasPrefix(w, "disabled: ") || !strings.Contains(w, "weigths") {
+		t.Errorf("the weights of a text with weigths: are %q, want disabled with the reason", w)
+	}
+	for sel, s := range got {
+		if sel != "#weights input" && s != "enabled" {
+			t.Errorf("%s is %s, want enabled: only the weights are locked", sel, s)
+		}
+	}
+	b.screenshot("form-locked-weights")
+
+	// A model whose section misspells model: the model input is locked, the provider not.
+	model := strings.Replace(valid, "ai-system:\n  type: external\n  id: invoice-extractor-v7\n",
+		"ai-system:\n  type: model\n  provider: openai\n  modle: gpt-4o-mini\n", 1)
+	if model == valid {
+		t.Fatal("the example's ai-system is not the external one this test rewrites")
+	}
+	b.setYAML(model)
+	poll[bool](b, "the model input to be locked", `(() => {
+		const m = document.getElementById("model"), p = document.getElementById("provider");
+		return m !== null && p !== null && m.matches(":disabled") && !p.matches(":disabled");
+	})()`, 3*time.Second, editorStateJS)
+
+	// Fixed, nothing is locked.
+	b.setYAML(valid)
+	poll[bool](b, "every control enabled", `document.getElementById("form-locked") === null &&
+		document.querySelectorAll("#form :disabled:not(button.up)").length === 0`, 3*time.Second,
+		`"disabled: " + [...document.querySelectorAll("#form :disabled")].map(e => e.outerHTML.slice(0, 80)).join(" | ")`)
+}
+
+// TestBrowserForm14Chips: an enum's members edit as chips. Enter adds what was typed as one
+// member, commas and all (the input split on commas, so "neutral, mixed" became two
+// members); a member already there is refused with a message; × removes one; Backspace in
+// the empty input removes the last.
+func TestBrowserForm14Chips(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	b.setYAML(form.New("classify").Canonical())
+	const input = `[data-field="output.0"] input.members`
+	chips := func() []string {
+		return eval[[]string](b, `[...document.querySelectorAll('[data-field="output.0"] .chip-text')].map(c => c.textContent)`)
+	}
+	waitChips := func(what string, want ...string) {
+		t.Helper()
+		poll[bool](b, what, `[...document.querySelectorAll('[data-field="output.0"] .chip-text')].map(c => c.textContent).join("\n") === `+js(strings.Join(want, "\n")),
+			3*time.Second, `"chips: " + JSON.stringify([...document.querySelectorAll('[data-field="output.0"] .chip-text')].map(c => c.textContent)) + "; YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
+	}
+	waitChips("the classify template's members", "positive", "negative")
+
+	b.run(chromedp.SendKeys(chromedp.CSS(input), "neutral, mixed"+kb.Enter))
+	waitChips("a member with a comma", "positive", "negative", "neutral, mixed")
+	b.waitValid("")
+	if got := b.yamlText(); !strings.Contains(got, "neutral, mixed") {
+		t.Errorf("the YAML lacks the member:\n%s", got)
+	}
+	if got := eval[string](b, `document.querySelector(`+js(input)+`).value`); got != "" {
+		t.Errorf("after Enter the input still holds %q", got)
+	}
+	b.screenshot("form-enum-chips")
+
+	b.run(chromedp.SendKeys(chromedp.CSS(input), "positive"+kb.Enter))
+	time.Sleep(200 * time.Millisecond)
+	if got := chips(); len(got) != 3 {
+		t.Errorf("a member typed twice: chips %q", got)
+	}
+	if msg := eval[string](b, `document.querySelector(`+js(input)+`).validationMessage`); !strings.Contains(msg, "member already") {
+		t.Errorf("a member typed twice says %q", msg)
+	}
+
+	b.clickJS(`[data-field="output.0"] .chip-x[title="remove negative"]`)
+	waitChips("negative removed", "positive", "neutral, mixed")
+	eval[bool](b, `(() => { document.querySelector(`+js(input)+`).value = ""; return true; })()`) // the refused "positive"
+	b.run(chromedp.SendKeys(chromedp.CSS(input), kb.Backspace))
+	waitChips("the last removed by Backspace", "positive")
+	if got := b.yamlText(); strings.Contains(got, "negative") || strings.Contains(got, "neutral") {
+		t.Errorf("removed members are still in the YAML:\n%s", got)
+	}
+}
+
+// TestBrowserForm14Focus: a field added with "+ input field", "+ output field" or "+ nested"
+// has the focus, its name selected, so that what is typed next names it (the focus stayed
+// on the button).
+func TestBrowserForm14Focus(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	b.setYAML(invoiceYAML(t))
+	b.waitValid("")
+	for _, c := range []struct{ button, name string }{
+		{"#add-input", "scan_back"},
+		{"#add-output", "currency"},
+	} {
+		b.run(chromedp.Click(chromedp.CSS(c.button)))
+		poll[bool](b, "the new field's name to have the focus after "+c.button, `(() => {
+			const a = document.activeElement;
+			return a && a.matches("input.name") && a.value === "field" && a.selectionStart === 0 && a.selectionEnd === 5;
+		})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
+		b.run(chromedp.KeyEvent(c.name))
+		poll[bool](b, c.name+" typed into the new field", `document.getElementById("yaml").value.includes(`+js("    "+c.name+": string")+`)`, 3*time.Second,
+			`"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
+	}
+	// + nested, on an object field: the new child's name.
+	b.setYAML(strings.Replace(b.yamlText(), "    currency: string\n", "    currency:\n      code: string\n", 1))
+	b.waitValid("")
+	b.run(chromedp.Click(chromedp.CSS(`[data-field="output.`+strconv.Itoa(eval[int](b, `[...document.querySelectorAll("#output-fields > li")].length`)-1)+`"] .add-child`)))
+	poll[bool](b, "the nested field's name to have the focus", `(() => {
+		const a = document.activeElement;
+		return a && a.matches("input.name") && a.value === "field" && a.closest(".fieldtree .fieldtree") !== null;
+	})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
 }

@@ -78,16 +78,17 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 				}), app.If(!slices.Contains(form.Types, f.Type), func() app.UI {
 					return app.Option().Value(f.Type).Text(f.Type + " (unknown)").Selected(true)
 				})),
-			app.If(f.Type == "enum", func() app.UI {
-				return textInput(strings.Join(f.Members, ", ")).Class("members").
-					Placeholder("a, b, c").Title("enum members, separated by commas").
-					OnChange(p.onField(side, at, func(list *[]form.Field, i int, v string) { (*list)[i].Members = splitMembers(v) }), scope)
-			}),
+			app.If(f.Type == "enum", func() app.UI { return p.members(side, at, key, f.Members) }),
 			app.If(f.Type == "object", func() app.UI {
 				return app.Button().Class("small add-child").Text("+ nested").Title("add a field inside").
-					OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
+					OnClick(p.add(func(*form.Doc) string {
+						list := p.fieldList(side, at[:len(at)-1])
+						if list == nil || i >= len(*list) {
+							return ""
+						}
 						c := &(*list)[i].Children
 						*c = append(*c, form.Field{Name: freeName(*c, "field"), Type: "string"})
+						return fieldName(side, append(slices.Clone(at), len(*c)-1))
 					}), scope)
 			}),
 			app.Button().Class("small up").Text("↑").Title("move up").Disabled(i == 0).
@@ -122,16 +123,6 @@ func setType(f *form.Field, t string) {
 	if t != "object" {
 		f.Children = nil
 	}
-}
-
-func splitMembers(s string) []string {
-	var out []string
-	for _, m := range strings.Split(s, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // freeName is base, or base_2, base_3…: a name no field of the list has.

@@ -53,21 +53,8 @@ func (p *formPanel) Render() app.UI {
 	)
 }
 
-// renderLocks says which parts of the form do not write to the YAML while it has a
-// problem there (form.Doc.Locked), and why: an edit of them would drop or reset what the
-// text holds.
-func renderLocks(d *form.Doc) app.UI {
-	locks := d.Locked()
-	if len(locks) == 0 {
-		return nil
-	}
-	items := make([]app.UI, len(locks))
-	for i, l := range locks {
-		items[i] = app.Li().Body(app.Code().Text(l.Part), app.Text(": "+l.Reason))
-	}
-	return app.Div().ID("form-locked").Class("notice").Body(
-		app.Text("Until the YAML is fixed, the form leaves these parts of it as they are:"), app.Ul().Body(items...))
-}
+// systemParts names the part of ai-system each text input of renderSystem writes.
+var systemParts = map[string]string{"provider": "provider", "model": "model", "prompt": "prompt", "system-id": "id"}
 
 // registry is the embedded ontology: the form's choices work offline.
 var registry, _ = ontology.Lookup(ontology.Version)
@@ -93,47 +80,56 @@ func (p *formPanel) renderForm() app.UI {
 	if d == nil {
 		return app.Section().Class("panel").Body(app.P().Class("muted").Text("Loading…"))
 	}
+	list := d.Locked()
+	lk := lockSet(list)
 	if n := countFields(d.Input) + countFields(d.Output); n > bigForm && !p.wholeForm {
 		return app.Section().ID("form").Class("panel").Body(
 			app.H2().Text("Benchmark"),
-			p.renderClassification(d),
+			renderLocks(list),
+			p.renderClassification(d, lk),
 			app.P().ID("form-folded").Class("notice").Textf("This program has %d fields: the form is folded so that typing in the YAML stays fast.", n),
 			app.Button().ID("unfold-form").Text("Show every field").OnClick(func(ctx app.Context, ev app.Event) { p.wholeForm = true }),
 			app.H3().Text("Data"),
-			p.dataPath(d),
+			lk.part([]string{"data.path"}, p.dataPath(d)),
 			app.H3().Text("AI-system"),
-			p.renderSystem(d),
+			p.renderSystem(d, lk),
 		)
 	}
 	return app.Section().ID("form").Class("panel").Body(
 		app.H2().Text("Benchmark"),
-		renderLocks(d),
+		renderLocks(list),
 		app.If(p.taskNote != "", func() app.UI { return app.P().ID("task-note").Class("notice").Text(p.taskNote) }),
-		p.renderClassification(d),
+		p.renderClassification(d, lk),
 		app.H3().Text("Program: input"),
-		p.fieldTree("input", d.Input, nil),
-		app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(p.edit(func(d *form.Doc, _ string) {
-			d.Input = append(d.Input, form.Field{Name: freeName(d.Input, "field"), Type: "string"})
-		})),
+		lk.part([]string{"program.input"},
+			p.fieldTree("input", d.Input, nil),
+			app.Button().ID("add-input").Class("small").Text("+ input field").OnClick(p.add(func(d *form.Doc) string {
+				d.Input = append(d.Input, form.Field{Name: freeName(d.Input, "field"), Type: "string"})
+				return fieldName("input", []int{len(d.Input) - 1})
+			})),
+		),
 		app.H3().Text("Program: output"),
-		p.fieldTree("output", d.Output, nil),
-		app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(p.edit(func(d *form.Doc, _ string) {
-			d.Output = append(d.Output, form.Field{Name: freeName(d.Output, "field"), Type: "string"})
-		})),
+		lk.part([]string{"program.output"},
+			p.fieldTree("output", d.Output, nil),
+			app.Button().ID("add-output").Class("small").Text("+ output field").OnClick(p.add(func(d *form.Doc) string {
+				d.Output = append(d.Output, form.Field{Name: freeName(d.Output, "field"), Type: "string"})
+				return fieldName("output", []int{len(d.Output) - 1})
+			})),
+		),
 		app.H3().Text("Scoring: weights"),
-		p.renderWeights(d),
+		lk.part([]string{"scoring.weights"}, p.renderWeights(d)),
 		app.H3().Text("Data"),
 		app.Label().For("data-path").Text("JSONL dataset, relative to the benchmark file"),
-		p.dataPath(d),
+		lk.part([]string{"data.path"}, p.dataPath(d)),
 		app.H3().Text("AI-system"),
-		p.renderSystem(d),
+		p.renderSystem(d, lk),
 	)
 }
 
-func (p *formPanel) renderClassification(d *form.Doc) app.UI {
+func (p *formPanel) renderClassification(d *form.Doc, lk locks) app.UI {
 	tasks := registry.Tasks
 	lang := func(id, label, v string, set func(d *form.Doc, v string)) app.UI {
-		return app.Div().Body(
+		return lk.part([]string{"benchmark.language"},
 			app.Label().For(id).Text(label),
 			textInput(v).ID(id).List("languages").Placeholder("es, en, …").
 				Attr("autocomplete", "off").OnInput(p.edit(set)),
@@ -141,7 +137,7 @@ func (p *formPanel) renderClassification(d *form.Doc) app.UI {
 	}
 	return app.Div().Body(
 		app.Div().Class("row").Body(
-			app.Div().Body(
+			lk.part([]string{"benchmark.task", "benchmark.language"},
 				app.Label().For("task").Text("task"),
 				app.Select().ID("task").OnChange(p.edit(func(d *form.Doc, v string) { p.taskNote = d.SetTask(v) })).Body(
 					app.If(!registry.HasTask(d.Task), func() app.UI { return app.Option().Value(d.Task).Text(d.Task + " (unknown)").Selected(true) }),
@@ -151,7 +147,7 @@ func (p *formPanel) renderClassification(d *form.Doc) app.UI {
 					}),
 				),
 			),
-			app.Div().Body(
+			lk.part([]string{"benchmark.domain"},
 				app.Label().For("domain").Text("domain"),
 				textInput(d.Domain).ID("domain").List("domains").Placeholder("search domains").
 					Attr("autocomplete", "off").OnInput(p.edit(func(d *form.Doc, v string) { d.Domain = v })),
@@ -218,24 +214,26 @@ func (p *formPanel) renderWeights(d *form.Doc) app.UI {
 	))
 }
 
-func (p *formPanel) renderSystem(d *form.Doc) app.UI {
+func (p *formPanel) renderSystem(d *form.Doc, lk locks) app.UI {
 	text := func(id, label, v, hint string, set func(d *form.Doc, v string)) app.UI {
-		return app.Div().Body(
+		return lk.part([]string{"ai-system." + systemParts[id]},
 			app.Label().For(id).Text(label),
 			textInput(v).ID(id).Placeholder(hint).OnInput(p.edit(set)),
 		)
 	}
 	return app.Div().Body(
-		app.Select().ID("system-type").OnChange(p.edit(func(d *form.Doc, v string) { d.SystemType = v })).Body(
-			app.Option().Value("external").Text("external: bound to an adapter at run time").Selected(d.SystemType != "model"),
-			app.Option().Value("model").Text("model: a provider's model").Selected(d.SystemType == "model"),
+		lk.part([]string{"ai-system.type", "ai-system.id", "ai-system.provider", "ai-system.model", "ai-system.prompt", "ai-system.parameters"},
+			app.Select().ID("system-type").OnChange(p.edit(func(d *form.Doc, v string) { d.SystemType = v })).Body(
+				app.Option().Value("external").Text("external: bound to an adapter at run time").Selected(d.SystemType != "model"),
+				app.Option().Value("model").Text("model: a provider's model").Selected(d.SystemType == "model"),
+			),
 		),
 		app.If(d.SystemType == "model", func() app.UI {
 			return app.Div().Body(
 				text("provider", "provider (named in the workspace's runtime file)", d.Provider, "openai", func(d *form.Doc, v string) { d.Provider = v }),
 				text("model", "model", d.Model, "gpt-4o-mini", func(d *form.Doc, v string) { d.Model = v }),
 				text("prompt", "prompt file (optional, relative)", d.Prompt, "./prompt.md", func(d *form.Doc, v string) { d.Prompt = v }),
-				p.renderParams(d),
+				lk.part([]string{"ai-system.parameters"}, p.renderParams(d)),
 			)
 		}).Else(func() app.UI {
 			return text("system-id", "id (bound by the benchy.runtime.yaml beside the benchmark or above it)", d.SystemID, "my-system-v1", func(d *form.Doc, v string) { d.SystemID = v })
@@ -267,8 +265,9 @@ func (p *formPanel) renderParams(d *form.Doc) app.UI {
 				}), app.EventScope(i)),
 			)
 		}),
-		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(p.edit(func(d *form.Doc, _ string) {
+		app.Button().ID("add-param").Class("small").Text("+ parameter").OnClick(p.add(func(d *form.Doc) string {
 			d.Params = append(d.Params, newParam(d.Params))
+			return "#params .field:nth-of-type(" + strconv.Itoa(len(d.Params)) + ") input.name"
 		})),
 	)
 }

@@ -59,7 +59,7 @@ func TestNestedModelAndQuoting(t *testing.T) {
 	d := New("extract")
 	d.Output = []Field{
 		{Name: "supplier", Type: "object", Children: []Field{{Name: "name", Type: "string"}, {Name: "tax id", Type: "string"}}},
-		{Name: "kind", Type: "enum", Members: []string{"yes", "no", "a b"}},
+		{Name: "kind", Type: "enum", Members: []string{"yes", "no", "a b", "x, y", "[z]", "null"}}, // chips: a member may hold a comma
 	}
 	d.SyncWeights()
 	d.SetWeight([]int{1}, "2.5")

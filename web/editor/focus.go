@@ -1,0 +1,47 @@
+package editor
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/web/form"
+)
+
+// add returns a handler that adds something to the document with f, rewrites the YAML and
+// then focuses the control f names by a selector, its text selected, so that a new field's
+// name can be typed at once.
+func (p *formPanel) add(f func(d *form.Doc) (focus string)) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		d := p.Owner.current()
+		if d == nil {
+			return
+		}
+		sel := f(d)
+		p.Owner.formChanged(ctx)
+		focusAfter(ctx, sel)
+	}
+}
+
+// fieldName is the selector of the name input of the field at side/at.
+func fieldName(side string, at []int) string {
+	return `[data-field="` + side + "." + strings.Join(intStrings(at), ".") + `"] input.name`
+}
+
+// focusAfter focuses the element selector names once the page shows the change being made,
+// selecting a text input's text.
+func focusAfter(ctx app.Context, selector string) {
+	if selector == "" {
+		return
+	}
+	ctx.Defer(func(app.Context) {
+		el := app.Window().Get("document").Call("querySelector", selector)
+		if !el.Truthy() {
+			return
+		}
+		el.Call("focus")
+		if el.Get("tagName").String() == "INPUT" {
+			el.Call("select")
+		}
+	})
+}

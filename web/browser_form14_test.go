@@ -204,7 +204,7 @@ func TestBrowserForm14Focus(t *testing.T) {
 	// + nested, on an object field: the new child's name.
 	b.setYAML(strings.Replace(b.yamlText(), "    currency: string\n", "    currency:\n      code: string\n", 1))
 	b.waitValid("")
-	b.run(chromedp.Click(chromedp.CSS(`[data-field="output.`+strconv.Itoa(eval[int](b, `[...document.querySelectorAll("#output-fields > li")].length`)-1)+`"] .add-child`)))
+	b.run(chromedp.Click(chromedp.CSS(`[data-field="output.` + strconv.Itoa(eval[int](b, `[...document.querySelectorAll("#output-fields > li")].length`)-1) + `"] .add-child`)))
 	poll[bool](b, "the nested field's name to have the focus", `(() => {
 		const a = document.activeElement;
 		return a && a.matches("input.name") && a.value === "field" && a.closest(".fieldtree .fieldtree") !== null;

@@ -182,7 +182,8 @@ func TestSystemsScripts(t *testing.T) {
 }
 
 // runIDs sets $RUN_<label> to the id of the newest run of each AI-system in the store of
-// the script's workspace ($WORK). Usage: runids.
+// the script's workspace ($WORK), $RUNHEAD_<label> to its first 20 characters and
+// $RUNTAIL_<label> to its last 8. Usage: runids.
 func runIDs(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 0 {
 		ts.Fatalf("usage: runids")
@@ -197,6 +198,8 @@ func runIDs(ts *testscript.TestScript, neg bool, args []string) {
 		if r.System != nil && !seen[r.System.Label] {
 			seen[r.System.Label] = true
 			ts.Setenv("RUN_"+r.System.Label, r.ID)
+			ts.Setenv("RUNHEAD_"+r.System.Label, r.ID[:20]) // the start and the end
+			ts.Setenv("RUNTAIL_"+r.System.Label, r.ID[len(r.ID)-8:])
 		}
 	}
 }

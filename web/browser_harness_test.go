@@ -18,14 +18,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -397,8 +400,9 @@ type browser struct {
 	output *serverLog // Chromium's own output, shown when the test fails
 
 	mu       sync.Mutex
-	problems []string // console errors, uncaught exceptions, error log entries
-	ignore   []string // substrings of problems that are expected
+	problems []string          // console errors, uncaught exceptions, error log entries
+	dialogs  []page.DialogType // the JavaScript dialogs the page opened (answerDialog)
+	ignore   []string          // substrings of problems that are expected
 	requests map[network.RequestID]*request
 	order    []network.RequestID
 }
@@ -525,6 +529,9 @@ func (b *browser) event(ev any) {
 		r.Encoded, r.Finished = ev.EncodedDataLength, true
 	case *network.EventLoadingFailed:
 		b.req(ev.RequestID, "").FailedText = ev.ErrorText
+	case *page.EventJavascriptDialogOpening:
+		b.dialogs = append(b.dialogs, ev.Type)
+		go b.answerDialog()
 	}
 }
 
@@ -796,3 +803,21 @@ func sanitize(name string) string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// answerDialog accepts the JavaScript dialog the page opened. The editor asks before a
+// navigation would lose unsaved edits (beforeunload), and Chromium shows that question once
+// the page had a user gesture, which every poll gives: a test that navigates away from edits
+// goes on, leaving them. b.dialogs records the question for the tests of it.
+func (b *browser) answerDialog() {
+	chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		return err
+	}))
+}
+
+// seenDialogs is what dialogs the page has opened.
+func (b *browser) seenDialogs() []page.DialogType {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.dialogs)
+}

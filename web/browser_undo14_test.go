@@ -1,14 +1,11 @@
 package web_test
 
 import (
-	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -160,45 +157,10 @@ func TestBrowserUndo14(t *testing.T) {
 	b.waitText("Ctrl+Z of the new edit", s1)
 
 	// The kept draft is the text undone to: a reload shows it.
-	b.reloadLeaving()
+	b.reload() // the browser asks first (TestBrowserLeave14); the harness leaves
 	if got := b.yamlText(); got != s1 {
 		t.Errorf("after a reload: %s", lineDiff(s1, got))
 	}
-}
-
-// dialogs records the JavaScript dialogs the page opens and answers each by leaving.
-type dialogs struct {
-	mu    sync.Mutex
-	types []page.DialogType
-}
-
-func (b *browser) watchDialogs() *dialogs {
-	d := &dialogs{}
-	chromedp.Listen(b.ctx, func(ev any) {
-		if ev, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			d.mu.Lock()
-			d.types = append(d.types, ev.Type)
-			d.mu.Unlock()
-			go chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, tgt *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tgt, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-				return err
-			}))
-		}
-	})
-	return d
-}
-
-func (d *dialogs) seen() []page.DialogType {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return append([]page.DialogType(nil), d.types...)
-}
-
-// reloadLeaving reloads the page, leaving it when the browser asks.
-func (b *browser) reloadLeaving() {
-	b.t.Helper()
-	b.watchDialogs()
-	b.reload()
 }
 
 // TestBrowserLeave14: with unsaved edits, leaving the page makes the browser ask
@@ -208,23 +170,24 @@ func TestBrowserLeave14(t *testing.T) {
 	srv := sharedServer(t)
 	b := newBrowser(t, 60*time.Second)
 	editor(t, b, srv)
-	d := b.watchDialogs()
 
-	// Nothing unsaved, after a real keystroke (Chromium asks only after a user gesture):
-	// the page goes without a question.
-	b.typeInto("#yaml", "", true)
-	b.press("a", chromedp.ModifierCtrl) // selects, changes nothing
+	// Nothing unsaved after real keystrokes (Chromium asks only after a user gesture): an
+	// edit, undone. The page goes without a question.
+	s0 := b.yamlText()
+	b.typeInto("#yaml", "x", true)
+	b.waitText("typing", s0+"x")
+	b.press("z", chromedp.ModifierCtrl)
+	b.waitText("undo", s0)
 	b.open(srv.URL("/ontology"))
-	if got := d.seen(); len(got) != 0 {
+	if got := b.seenDialogs(); len(got) != 0 {
 		t.Fatalf("leaving with nothing unsaved opened dialogs %v", got)
 	}
 
 	b.open(srv.URL("/"))
-	s0 := b.yamlText()
 	b.typeInto("#yaml", "# unsaved\n", true)
 	b.waitText("typing", s0+"# unsaved\n")
 	b.open(srv.URL("/ontology"))
-	if got := d.seen(); len(got) != 1 || got[0] != page.DialogTypeBeforeunload {
+	if got := b.seenDialogs(); len(got) != 1 || got[0] != page.DialogTypeBeforeunload {
 		t.Fatalf("leaving with unsaved edits opened dialogs %v, want one beforeunload", got)
 	}
 }

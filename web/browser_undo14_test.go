@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func lineDiff(want, got string) string {
 // made in the form, one step per burst of typing or per control: Ctrl+Z (and Cmd+Z) back,
 // Ctrl+Shift+Z and Ctrl+Y forward, the toolbar's buttons the same and disabled when there
 // is nothing to do; the form and the kept draft follow; a new edit after undos drops the
-// redo branch.
+// redo branch; New is a step too, so edits discarded by mistake come back.
 func TestBrowserUndo14(t *testing.T) {
 	requireBrowser(t)
 	srv := sharedServer(t)
@@ -161,6 +162,18 @@ func TestBrowserUndo14(t *testing.T) {
 	if got := b.yamlText(); got != s1 {
 		t.Errorf("after a reload: %s", lineDiff(s1, got))
 	}
+	if got := b.seenDialogs(); !slices.Equal(got, []page.DialogType{page.DialogTypeBeforeunload}) {
+		t.Errorf("the reload over unsaved edits opened dialogs %v, want one beforeunload", got)
+	}
+
+	// New, its question answered "Discard my edits", is a step too: undo brings the edits back.
+	b.clickJS("#new")
+	b.waitAsk()
+	b.clickJS("#discard-edits")
+	poll[bool](b, "the new draft", `document.getElementById("yaml").value !== `+js(s1)+` && !document.getElementById("unsaved")`, 5*time.Second, editorStateJS)
+	b.press("z", chromedp.ModifierCtrl)
+	b.waitText("Ctrl+Z of New", s1)
+	poll[bool](b, "the unsaved badge back", `document.getElementById("unsaved") !== null`, 5*time.Second, editorStateJS)
 }
 
 // TestBrowserLeave14: with unsaved edits, leaving the page makes the browser ask

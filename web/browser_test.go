@@ -44,6 +44,7 @@ func TestBrowserAppLoads(t *testing.T) {
 	for _, r := range all {
 		total += r.Encoded
 	}
+	t.Logf("cold load: app.wasm requested %d times by the page", len(b.finished("/web/app.wasm")))
 	t.Logf("cold load: app.wasm %d bytes transferred (Content-Encoding %q, status %d); all %d requests %d bytes",
 		int64(wasm.Encoded), wasm.Encoding, wasm.Status, len(all), int64(total))
 	if wasm.Status != 200 || wasm.FailedText != "" {

@@ -27,12 +27,19 @@ func Handler(version string, wasmSize int64) *app.Handler {
 			SVG:      "/web/icon.svg",
 		},
 		Styles:                []string{"/web/benchy.css"},
+		RawHeaders:            []string{wasmPreload},
 		CacheableResources:    append(slices.Clone(Pages[1:]), "/web/icon.svg"),
 		ServiceWorkerTemplate: serviceWorker,
 		Version:               version,
 		WasmContentLength:     strconv.FormatInt(wasmSize, 10),
 	}
 }
+
+// wasmPreload starts fetching app.wasm as soon as the page's head is read: go-app's loader
+// (app.js, a deferred script) asks for it only once the document is parsed and both scripts
+// have run. The loader's fetch then takes the preloaded response (as="fetch" with
+// crossorigin matches a same-origin fetch), still streamed to the compiler.
+const wasmPreload = `<link rel="preload" href="/web/app.wasm" as="fetch" type="application/wasm" crossorigin>`
 
 // serviceWorker is go-app's worker, except that installing waits until every file of the
 // app is cached: go-app's own takes control at once, so a browser that went offline right

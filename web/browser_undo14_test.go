@@ -67,7 +67,8 @@ func lineDiff(want, got string) string {
 // made in the form, one step per burst of typing or per control: Ctrl+Z (and Cmd+Z) back,
 // Ctrl+Shift+Z and Ctrl+Y forward, the toolbar's buttons the same and disabled when there
 // is nothing to do; the form and the kept draft follow; a new edit after undos drops the
-// redo branch; New is a step too, so edits discarded by mistake come back.
+// redo branch; New and Open… are steps too, so edits discarded by mistake come back, with
+// the file they belong to.
 func TestBrowserUndo14(t *testing.T) {
 	requireBrowser(t)
 	srv := sharedServer(t)
@@ -174,6 +175,25 @@ func TestBrowserUndo14(t *testing.T) {
 	b.press("z", chromedp.ModifierCtrl)
 	b.waitText("Ctrl+Z of New", s1)
 	poll[bool](b, "the unsaved badge back", `document.getElementById("unsaved") !== null`, 5*time.Second, editorStateJS)
+
+	// Open… too, and undoing it brings back the draft's file (none) with the text: a save
+	// would not write the draft over the file opened since. Redo opens it again. (Open…
+	// after "Discard my edits" used to open nothing: the fetched file was dispatched in the
+	// context of the button, gone with the question.)
+	b.setControl("#open", "benchmark.yaml")
+	b.waitAsk()
+	b.clickJS("#discard-edits")
+	b.waitEditorNote("opened benchmark.yaml")
+	opened := b.yamlText()
+	b.press("z", chromedp.ModifierCtrl)
+	b.waitText("Ctrl+Z of Open…", s1)
+	if got, path := b.address(), value("#save-path"); got != "/" || path != "" {
+		t.Errorf("after undoing Open… the URL is %q and the path to save to %q, want / and none", got, path)
+	}
+	b.press("y", chromedp.ModifierCtrl)
+	b.waitText("Ctrl+Y of Open…", opened)
+	poll[bool](b, "the file back, saved", `!document.getElementById("unsaved") && location.search === "?path=benchmark.yaml" && document.getElementById("save-path").value === "benchmark.yaml"`, 5*time.Second,
+		`location.href + " save-path " + document.getElementById("save-path").value`)
 }
 
 // TestBrowserLeave14: with unsaved edits, leaving the page makes the browser ask

@@ -26,11 +26,14 @@ func (e *Page) orAsk(ctx app.Context, what string, action func(app.Context)) {
 	e.ask = &pending{what: what, do: action}
 }
 
-// onDiscard answers the question yes: the action runs and the edits are gone.
+// onDiscard answers the question yes: the action runs and the edits are gone. It runs in
+// the page's context, not the button's: the button goes with the question, and go-app
+// drops what a gone element's context dispatches (the file Open… fetched, so Discard
+// opened nothing).
 func (e *Page) onDiscard(ctx app.Context, ev app.Event) {
 	if a := e.ask; a != nil {
 		e.ask = nil
-		a.do(ctx)
+		a.do(e.mounted)
 	}
 }
 

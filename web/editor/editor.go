@@ -52,6 +52,10 @@ type Page struct {
 	rev   int  // counts changes of the form's document: the form re-renders only then
 	edits int  // counts YAML edits, so that only the last one of a burst compiles
 	ready bool // the page has been marked ready (data-benchy-ready, for tests and tools)
+
+	// mounted is the page's own context, mounted as long as the page is. An event's
+	// context is its element's: what it dispatches after the element went is dropped.
+	mounted app.Context
 }
 
 // draft is what the browser keeps of the editor between visits.
@@ -66,7 +70,7 @@ type draft struct {
 }
 
 func (e *Page) OnMount(ctx app.Context) {
-	e.template = "extract"
+	e.template, e.mounted = "extract", ctx
 	stopKeys, stopUnload := e.listenKeys(ctx), e.askOnLeave()
 	e.stopKeys = func() { stopKeys(); stopUnload() }
 	var d draft
@@ -113,8 +117,35 @@ func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
 // change is every change of the text but undo and redo: recorded for them as an edit of
 // kind (see history.record), then shown.
 func (e *Page) change(ctx app.Context, src string, fromForm bool, kind string) {
-	e.history.record(src, kind, time.Now())
+	e.history.record(src, kind, e.file(), time.Now())
 	e.show(ctx, src, fromForm)
+}
+
+// file is the workspace file the text belongs to, as undo keeps it with each step.
+func (e *Page) file() file {
+	return file{path: e.path, saved: e.saved, etag: e.etag, etagPath: e.etagPath}
+}
+
+// leaveFile comes before another file (or New) replaces the text: undo brings this one
+// back as it is now, saves included.
+func (e *Page) leaveFile() {
+	e.history.refresh(e.file())
+	e.history.startFile()
+}
+
+// setFile makes f the file the text belongs to, after an undo or redo went to a step of
+// another file; the URL, the path to save to and Open… follow.
+func (e *Page) setFile(f file) {
+	if f == e.file() {
+		return
+	}
+	if f.path != e.path {
+		e.conflict = nil // about the other file
+		showURL(f.path)
+		setValue("save-path", f.path) // go-app leaves an emptied value showing
+		setValue("open", f.path)
+	}
+	e.path, e.saved, e.etag, e.etagPath = f.path, f.saved, f.etag, f.etagPath
 }
 
 // show makes src the text, compiles it and fills the form from it when it parses.

@@ -19,7 +19,7 @@ func play(edits []edit) *history {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, e := range edits {
 		now = now.Add(e.after)
-		h.record(e.text, e.kind, now)
+		h.record(e.text, e.kind, file{}, now)
 	}
 	return &h
 }
@@ -100,7 +100,7 @@ func TestHistoryRedo(t *testing.T) {
 	// branch is gone.
 	h = play([]edit{{"a", "", 0}, {"ab", "yaml", 0}, {"ab!", "form:x", 0}})
 	h.undo() // "ab", made by typing
-	h.record("abc", "yaml", now)
+	h.record("abc", "yaml", file{}, now)
 	if h.canRedo() {
 		t.Error("a new edit after undo left something to redo")
 	}
@@ -115,7 +115,7 @@ func TestHistoryRedo(t *testing.T) {
 	h = play([]edit{{"a", "", 0}, {"ab", "yaml", 0}})
 	h.undo()
 	h.redo()
-	h.record("abc", "yaml", now)
+	h.record("abc", "yaml", file{}, now)
 	if got := undoAll(h); !slices.Equal(got, []string{"abc", "ab", "a"}) {
 		t.Errorf("after undo and redo, undo shows %q", got)
 	}
@@ -126,7 +126,7 @@ func TestHistoryRedo(t *testing.T) {
 func TestHistoryBounds(t *testing.T) {
 	var h history
 	for i := range maxSteps + 50 {
-		h.record(strings.Repeat("x", i+1), "", time.Time{})
+		h.record(strings.Repeat("x", i+1), "", file{}, time.Time{})
 	}
 	if len(h.steps) != maxSteps || h.cur != maxSteps-1 {
 		t.Fatalf("%d steps, current %d; want %d", len(h.steps), h.cur, maxSteps)
@@ -138,13 +138,13 @@ func TestHistoryBounds(t *testing.T) {
 	h = history{}
 	big := strings.Repeat("y", maxBytes/3+1)
 	for _, c := range "abcd" {
-		h.record(string(c)+big, "", time.Time{})
+		h.record(string(c)+big, "", file{}, time.Time{})
 	}
 	if len(h.steps) != 2 || h.bytes > maxBytes || h.current()[0] != 'd' {
 		t.Errorf("%d steps of %d bytes, current %q…; want the 2 newest within %d", len(h.steps), h.bytes, h.current()[:1], maxBytes)
 	}
 	huge := strings.Repeat("z", maxBytes+1)
-	h.record(huge, "", time.Time{})
+	h.record(huge, "", file{}, time.Time{})
 	if len(h.steps) != 1 || h.current() != huge || h.canUndo() {
 		t.Errorf("a text over the cap: %d steps, want only it", len(h.steps))
 	}
@@ -154,5 +154,45 @@ func TestHistoryBounds(t *testing.T) {
 	}
 	if total != h.bytes {
 		t.Errorf("bytes = %d, the texts hold %d", h.bytes, total)
+	}
+}
+
+// TestHistoryFiles: undoing Open… or New brings back the file the text belongs to, as it
+// was last known: a save (under its name or another) after the last edit included.
+func TestHistoryFiles(t *testing.T) {
+	var h history
+	now := time.Now()
+	a := file{path: "a.yaml", saved: "A", etag: `"1"`, etagPath: "a.yaml"}
+	h.record("A", "", a, now)
+	h.record("A!", "yaml", a, now)
+	a.saved, a.etag = "A!", `"2"` // saved, no edit since
+	h.refresh(a)                  // what leaveFile does before the switch
+	h.startFile()
+	b := file{path: "b.yaml", saved: "B", etag: `"7"`, etagPath: "b.yaml"}
+	h.record("B", "", b, now)
+	h.record("B?", "yaml", b, now)
+	h.record("B?", "yaml", file{path: "c.yaml", saved: "B?", etag: `"9"`, etagPath: "c.yaml"}, now) // saved as c.yaml
+
+	for _, want := range []struct {
+		text string
+		f    file
+	}{
+		{"B", file{path: "c.yaml", saved: "B?", etag: `"9"`, etagPath: "c.yaml"}},
+		{"A!", a},
+		{"A", a},
+	} {
+		text, _ := h.undo()
+		if got := h.fileOf(); text != want.text || got != want.f {
+			t.Errorf("undo to %q of %+v, want %q of %+v", text, got, want.text, want.f)
+		}
+	}
+
+	// The same text in another file is a step: undoing it brings back the first file.
+	h = history{}
+	h.record("X", "", a, now)
+	h.startFile()
+	h.record("X", "", b, now)
+	if _, ok := h.undo(); !ok || h.fileOf() != a {
+		t.Errorf("opening a file of the same text: undo gives %+v, want %+v", h.fileOf(), a)
 	}
 }

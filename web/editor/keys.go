@@ -52,21 +52,23 @@ func inSavePath(ev app.Value) bool {
 // typing is the kind of edit typing in the YAML is, for undo (history.record).
 const typing = "yaml"
 
-// onUndo goes back one step: the text, the form and the kept draft follow.
+// onUndo goes back one step: the text, the form, the kept draft and, when the step was of
+// another file (before Open… or New), the file follow.
 func (e *Page) onUndo(ctx app.Context, ev app.Event) { e.travel(ctx, e.history.undo) }
 
 // onRedo goes forward again after an undo.
 func (e *Page) onRedo(ctx app.Context, ev app.Event) { e.travel(ctx, e.history.redo) }
 
 func (e *Page) travel(ctx app.Context, step func() (string, bool)) {
-	if e.yaml != e.history.current() { // typed but not compiled yet: that is the last step
-		e.history.record(e.yaml, typing, time.Now())
-	}
+	// Typed but not compiled yet: that is the last step. A save since the last step
+	// changed its file.
+	e.history.record(e.yaml, typing, e.file(), time.Now())
 	text, ok := step()
 	if !ok {
 		return
 	}
 	e.edits++ // a compile of the typing still waiting would show it again
+	e.setFile(e.history.fileOf())
 	e.show(ctx, text, false)
 	showText(text)
 }

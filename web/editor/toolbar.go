@@ -94,6 +94,7 @@ func (e *Page) onTemplate(ctx app.Context, ev app.Event) {
 // newDraft replaces the text with the template of e.template, a draft of no file: the
 // URL says so, so that a reload keeps the draft rather than opening the file again.
 func (e *Page) newDraft(ctx app.Context) {
+	e.leaveFile()
 	e.doc = form.New(e.template)
 	text := e.doc.Canonical()
 	e.path, e.saved, e.note, e.etag, e.etagPath, e.conflict = "", text, "", "", "", nil
@@ -132,6 +133,7 @@ func (e *Page) open(ctx app.Context, p string, fallback draft) {
 				return
 			}
 			show := func(ctx app.Context) {
+				e.leaveFile()
 				e.path, e.saved, e.note, e.noteBad = p, file.YAML, "opened "+p, false
 				e.etag, e.etagPath, e.conflict = file.ETag, p, nil
 				e.setYAML(ctx, file.YAML, false)

@@ -20,7 +20,7 @@ import "time"
 type history struct {
 	steps []step // steps[cur] is the text shown
 	cur   int
-	bytes int  // the total length of the steps' texts
+	bytes int  // the total length of the steps' texts (a file's saved text, one per open, is not counted)
 	open  bool // the current step may take the next edit of its kind: not after undo or redo
 	fresh bool // the next step starts a new file (startFile)
 }

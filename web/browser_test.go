@@ -405,8 +405,13 @@ func TestBrowserFormOnly(t *testing.T) {
 	b.setControl(outputRow(fields+1)+"input.name", "currency")
 	step("naming the new output field", "currency: ")
 	b.setControl(outputRow(fields+1)+"select.type", "enum")
-	b.setControl(outputRow(fields+1)+"input.members", "EUR, USD")
-	step("making it an enum", "EUR")
+	for _, m := range []string{"EUR", "USD"} { // chips: each member typed, then Enter
+		b.run(chromedp.SendKeys(chromedp.CSS(outputRow(fields+1)+"input.members"), m+kb.Enter))
+	}
+	for _, m := range []string{"a", "b"} { // the members an enum starts with
+		b.clickJS(outputRow(fields+1) + `.chip-x[title="remove ` + m + `"]`)
+	}
+	step("making it an enum", "enum: [EUR, USD]")
 	b.setControl(`#weights input[data-path="currency"]`, "2")
 	step("weighting it", "currency: 2")
 	b.setControl("#data-path", "./data/invoices.jsonl")

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,12 +200,13 @@ func TestBrowserForm14Focus(t *testing.T) {
 		poll[bool](b, c.name+" typed into the new field", `document.getElementById("yaml").value.includes(`+js("    "+c.name+": string")+`)`, 3*time.Second,
 			`"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
 	}
-	// + nested, on an object field: the new child's name.
-	b.setYAML(strings.Replace(b.yamlText(), "    currency: string\n", "    currency:\n      code: string\n", 1))
-	b.waitValid("")
-	b.run(chromedp.Click(chromedp.CSS(`[data-field="output.` + strconv.Itoa(eval[int](b, `[...document.querySelectorAll("#output-fields > li")].length`)-1) + `"] .add-child`)))
+	// + nested, on an object field: the new child's name (an object starts with "field").
+	last := outputRow(eval[int](b, `document.querySelectorAll("#output-fields > li").length`))
+	b.setControl(last+"select.type", "object")
+	poll[bool](b, "currency to be an object", `document.querySelector(`+js(last+".add-child")+`) !== null`, 3*time.Second, editorStateJS)
+	b.run(chromedp.Click(chromedp.CSS(last + ".add-child")))
 	poll[bool](b, "the nested field's name to have the focus", `(() => {
 		const a = document.activeElement;
-		return a && a.matches("input.name") && a.value === "field" && a.closest(".fieldtree .fieldtree") !== null;
+		return a && a.matches("input.name") && a.value === "field_2" && a.closest(".fieldtree .fieldtree") !== null;
 	})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
 }

@@ -21,10 +21,12 @@ func (p *formPanel) members(side string, at []int, key string, members []string)
 				app.Span().Class("chip-text").Text(m),
 				app.Button().Class("chip-x").Text("×").Title("remove "+m).Aria("label", "remove "+m).
 					OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
-						if ms := (*list)[i].Members; k < len(ms) {
-							(*list)[i].Members = slices.Delete(slices.Clone(ms), k, k+1)
+						// By its text, not its place: a click that came before the page
+						// showed an earlier removal still removes the chip clicked.
+						if ms := (*list)[i].Members; slices.Contains(ms, m) {
+							(*list)[i].Members = slices.DeleteFunc(slices.Clone(ms), func(x string) bool { return x == m })
 						}
-					}), app.EventScope(key+"/"+strconv.Itoa(k))),
+					}), app.EventScope(key+"/"+strconv.Itoa(k)+"/"+m)),
 			)
 		}),
 		app.Input().Type("text").Class("members").Placeholder("+ member").

@@ -49,9 +49,10 @@ type Page struct {
 	note       string // the outcome of the last open or save
 	noteBad    bool
 
-	rev   int  // counts changes of the form's document: the form re-renders only then
-	edits int  // counts YAML edits, so that only the last one of a burst compiles
-	ready bool // the page has been marked ready (data-benchy-ready, for tests and tools)
+	later *form.Doc // the document typing in the YAML gave, until the form shows it (showAs)
+	rev   int       // counts changes of the form's document: the form re-renders only then
+	edits int       // counts YAML edits, so that only the last one of a burst compiles
+	ready bool      // the page has been marked ready (data-benchy-ready, for tests and tools)
 
 	// mounted is the page's own context, mounted as long as the page is. An event's
 	// context is its element's: what it dispatches after the element went is dropped.
@@ -118,7 +119,7 @@ func (e *Page) setYAML(ctx app.Context, src string, fromForm bool) {
 // kind (see history.record), then shown.
 func (e *Page) change(ctx app.Context, src string, fromForm bool, kind string) {
 	e.history.record(src, kind, e.file(), time.Now())
-	e.show(ctx, src, fromForm)
+	e.showAs(ctx, src, fromForm, kind == typing)
 }
 
 // file is the workspace file the text belongs to, as undo keeps it with each step.
@@ -149,14 +150,38 @@ func (e *Page) setFile(f file) {
 }
 
 // show makes src the text, compiles it and fills the form from it when it parses.
-func (e *Page) show(ctx app.Context, src string, fromForm bool) {
+func (e *Page) show(ctx app.Context, src string, fromForm bool) { e.showAs(ctx, src, fromForm, false) }
+
+// formLag is how long typing in the YAML must pause before the form shows what was typed:
+// the diagnostics show at once, and rendering the form again at every key would double the
+// time a keystroke takes to show them.
+const formLag = 120 * time.Millisecond
+
+// showAs is show; typed says the text comes from typing in the YAML, so that the form
+// catches up only once the typing pauses (formLag), or when the form is used first.
+func (e *Page) showAs(ctx app.Context, src string, fromForm, typed bool) {
 	e.yaml = src
 	e.compile()
 	d, parses := form.FromYAML(src)
 	e.parses = parses
+	if !typed || !parses {
+		e.catchUp(ctx) // a form that pauses shows the last text that parsed
+	}
 	switch {
 	case fromForm:
 		e.rev++
+	case parses && typed:
+		if reflect.DeepEqual(d, e.doc) {
+			e.later = nil
+			break
+		}
+		e.later = d
+		n := e.edits
+		ctx.After(formLag, func(ctx app.Context) {
+			if n == e.edits {
+				e.catchUp(ctx)
+			}
+		})
 	case parses && !reflect.DeepEqual(d, e.doc):
 		e.doc, e.rev = d, e.rev+1
 		ctx.Defer(clearEmptiedInputs)
@@ -187,19 +212,34 @@ func (e *Page) compile() {
 	}
 }
 
-// onYAML handles typing in the YAML: compiled after a short pause, longer for long texts.
+// catchUp gives the form the document typing in the YAML left it (showAs), if it has not
+// caught up yet.
+func (e *Page) catchUp(ctx app.Context) {
+	if e.later == nil {
+		return
+	}
+	e.doc, e.later, e.rev = e.later, nil, e.rev+1
+	ctx.Defer(clearEmptiedInputs)
+}
+
+// onYAML handles typing in the YAML: a text of the paper's size compiled at once (in about
+// a millisecond), a long one after a short pause, so that only the last key of a burst
+// compiles.
 func (e *Page) onYAML(ctx app.Context, ev app.Event) {
 	e.yaml = ctx.JSSrc().Get("value").String()
-	ctx.PreventUpdate() // the textarea already shows it; the page updates once compiled
 	e.edits++
 	n := e.edits
-	wait := 10 * time.Millisecond // a paper-sized benchmark compiles in about a millisecond
+	var wait time.Duration
 	switch {
 	case len(e.yaml) > 50_000:
 		wait = 200 * time.Millisecond
 	case len(e.yaml) > 5_000:
 		wait = 40 * time.Millisecond
+	default:
+		e.change(ctx, e.yaml, false, typing)
+		return
 	}
+	ctx.PreventUpdate() // the textarea already shows it; the page updates once compiled
 	ctx.After(wait, func(ctx app.Context) {
 		if n == e.edits {
 			e.change(ctx, e.yaml, false, typing)
@@ -207,8 +247,14 @@ func (e *Page) onYAML(ctx app.Context, ev app.Event) {
 	})
 }
 
-// current is the document the form shows and edits.
-func (e *Page) current() *form.Doc { return e.doc }
+// current is the document the form shows and edits: what the YAML typed last holds, even
+// before the form caught up with it (showAs), so that a form edit never writes over it.
+func (e *Page) current() *form.Doc {
+	if e.later != nil {
+		e.doc, e.later, e.rev = e.later, nil, e.rev+1
+	}
+	return e.doc
+}
 
 // formChanged writes the form back as canonical YAML, keeping the comment lines that head
 // the file (the form has no place for comments inside it).

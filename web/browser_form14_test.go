@@ -210,3 +210,37 @@ func TestBrowserForm14Focus(t *testing.T) {
 		return a && a.matches("input.name") && a.value === "field_2" && a.closest(".fieldtree .fieldtree") !== null;
 	})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
 }
+
+// TestBrowserForm14TypedThenForm: the form catches up with typing in the YAML only once
+// the typing pauses; a form edit made before that (in the same moment) starts from what
+// was typed, and never writes the form's older document over it.
+func TestBrowserForm14TypedThenForm(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	valid := invoiceYAML(t)
+	b.setYAML(valid)
+	b.waitValid("")
+	typed := strings.Replace(valid, "domain: finance", "domain: legal", 1)
+	eval[bool](b, `(() => {
+		const y = document.getElementById("yaml");
+		y.value = `+js(typed)+`;
+		y.dispatchEvent(new Event("input", {bubbles: true}));
+		const w = document.querySelector('#weights input[data-path="total"]');
+		w.value = "7";
+		w.dispatchEvent(new Event("input", {bubbles: true}));
+		return true;
+	})()`)
+	poll[bool](b, "the weight and the typed domain both in the YAML", `(() => {
+		const v = document.getElementById("yaml").value;
+		return v.includes("domain: legal") && v.includes("    total: 7\n");
+	})()`, 3*time.Second, `"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
+	time.Sleep(300 * time.Millisecond) // past the form's catching up
+	if got := b.yamlText(); !strings.Contains(got, "domain: legal") || !strings.Contains(got, "    total: 7\n") {
+		t.Errorf("after the form caught up the YAML is:\n%s", got)
+	}
+	if got := eval[string](b, `document.getElementById("domain").value`); got != "legal" {
+		t.Errorf("the form's domain shows %q", got)
+	}
+}

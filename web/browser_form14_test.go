@@ -167,9 +167,18 @@ func TestBrowserForm14Chips(t *testing.T) {
 		t.Errorf("a member typed twice says %q", msg)
 	}
 
+	// Typed on without a pause: the input stays the one element, focused, so no key is lost.
+	eval[bool](b, `(() => { document.querySelector(`+js(input)+`).value = ""; return true; })()`) // the refused "positive"
+	b.run(chromedp.SendKeys(chromedp.CSS(input), "up"+kb.Enter+"down"+kb.Enter))
+	waitChips("two members typed at once", "positive", "negative", "neutral, mixed", "up", "down")
+	if !eval[bool](b, `document.activeElement === document.querySelector(`+js(input)+`)`) {
+		t.Error("after Enter the member input lost the focus")
+	}
+	b.run(chromedp.SendKeys(chromedp.CSS(input), kb.Backspace+kb.Backspace))
+	waitChips("two removed by Backspace", "positive", "negative", "neutral, mixed")
+
 	b.clickJS(`[data-field="output.0"] .chip-x[title="remove negative"]`)
 	waitChips("negative removed", "positive", "neutral, mixed")
-	eval[bool](b, `(() => { document.querySelector(`+js(input)+`).value = ""; return true; })()`) // the refused "positive"
 	b.run(chromedp.SendKeys(chromedp.CSS(input), kb.Backspace))
 	waitChips("the last removed by Backspace", "positive")
 	if got := b.yamlText(); strings.Contains(got, "negative") || strings.Contains(got, "neutral") {

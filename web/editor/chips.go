@@ -14,8 +14,10 @@ import (
 // then an input where Enter adds what was typed as one member. A member may hold a comma,
 // so commas separate nothing; Backspace in the empty input removes the last chip.
 func (p *formPanel) members(side string, at []int, key string, members []string) app.UI {
+	// The chips have a span of their own, so that the input stays the same element (the
+	// second child) as members come and go: it keeps the focus and what is being typed.
 	return app.Div().Class("chips").Title("enum members").Body(
-		app.Range(members).Slice(func(k int) app.UI {
+		app.Span().Class("chip-list").Body(app.Range(members).Slice(func(k int) app.UI {
 			m := members[k]
 			return app.Span().Class("chip").Body(
 				app.Span().Class("chip-text").Text(m),
@@ -28,7 +30,7 @@ func (p *formPanel) members(side string, at []int, key string, members []string)
 						}
 					}), app.EventScope(key+"/"+strconv.Itoa(k)+"/"+m)),
 			)
-		}),
+		})),
 		app.Input().Type("text").Class("members").Placeholder("+ member").
 			Title("type a member and press Enter; commas are part of it").
 			OnKeyDown(p.onMemberKey(side, at), app.EventScope(key)),
@@ -71,6 +73,5 @@ func (p *formPanel) onMemberKey(side string, at []int) app.EventHandler {
 			in.Set("value", "")
 		}
 		p.Owner.formChanged(ctx)
-		focusAfter(ctx, `[data-field="`+side+"."+strings.Join(intStrings(at), ".")+`"] input.members`)
 	}
 }

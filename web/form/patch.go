@@ -76,47 +76,101 @@ func (d *Doc) patched() string {
 		if same(a, b) || lockReason(src, was, p) != "" {
 			continue
 		}
-		put(src, p, b)
+		put(src, p, merge(at(src, p), a, b))
 	}
 	return string(compiler.Write(src))
 }
 
+// merge is now, the form's value of a part, made of the text's own nodes (src, which the
+// form read as was) wherever the value did not change: an entry edited changes alone, and
+// every other keeps its comments and its spelling (0x1 stays 0x1, not "0x1"). A renamed
+// entry keeps its comments; a scalar edited keeps its line comment.
+func merge(src, was, now *yamlnode.Node) *yamlnode.Node {
+	switch {
+	case src == nil || was == nil || now == nil:
+		return now
+	case same(was, now):
+		return src
+	case src.Kind == yamlnode.Map && was.Kind == yamlnode.Map && now.Kind == yamlnode.Map:
+		// A new node rather than a copy of src: its lookup index would be of src's order.
+		out := &yamlnode.Node{Kind: yamlnode.Map, Line: src.Line, Col: src.Col, Flow: src.Flow, Comment: src.Comment, CommentAt: src.CommentAt}
+		out.Pairs = make([]yamlnode.Pair, 0, len(now.Pairs))
+		for i, np := range now.Pairs {
+			sv, sp := src.Get(np.Key)
+			wv, _ := was.Get(np.Key)
+			if sp == nil && i < len(was.Pairs) && i < len(src.Pairs) {
+				// Not in the text: a rename keeps the place and the comments of the key it
+				// replaced, when that key is gone from the form's value.
+				old := was.Pairs[i].Key
+				if gone, _ := now.Get(old); gone == nil {
+					if v, p := src.Get(old); p != nil {
+						sv, sp, wv = v, p, was.Pairs[i].Value
+					}
+				}
+			}
+			if sp == nil {
+				out.Pairs = append(out.Pairs, np)
+				continue
+			}
+			pair := *sp
+			if pair.Key != np.Key {
+				pair.Key, pair.KeyKind = np.Key, np.KeyKind
+			}
+			pair.Value = merge(sv, wv, np.Value)
+			out.Pairs = append(out.Pairs, pair)
+		}
+		return out
+	case isScalar(src) && isScalar(now) && src.Comment != "":
+		out := *now
+		out.Comment = src.Comment
+		return &out
+	}
+	return now
+}
+
+func isScalar(n *yamlnode.Node) bool { return n.Kind != yamlnode.Map && n.Kind != yamlnode.Seq }
+
 // lockReason says why part p of the source cannot be edited exactly, or "" when it can: the
-// form shows it as it is, or it is missing from a section that holds nothing the form does
-// not know (a key there may be this one misspelt).
+// form shows it as it is, or it is missing from a section (the file itself, for a section
+// missing) that holds nothing the form does not know (a key there may be this one, or its
+// section, misspelt: scorng: for scoring:).
 func lockReason(src, have *yamlnode.Node, p []string) string {
 	parent := src
-	for i, k := range p[:len(p)-1] {
+	for i, k := range p {
 		v, _ := parent.Get(k)
-		if v == nil {
-			return ""
-		}
-		if v.Kind != yamlnode.Map {
+		switch {
+		case v == nil:
+			return missingReason(parent, p[:i], k)
+		case i == len(p)-1:
+			if same(v, at(have, p)) {
+				return ""
+			}
+			return strings.Join(p, ".") + " holds what the form cannot show exactly; edit it in the YAML"
+		case v.Kind != yamlnode.Map:
 			return strings.Join(p[:i+1], ".") + " is not a mapping in the YAML"
 		}
 		parent = v
 	}
-	s, _ := parent.Get(p[len(p)-1])
-	if s != nil {
-		if same(s, at(have, p)) {
-			return ""
-		}
-		return strings.Join(p, ".") + " holds what the form cannot show exactly; edit it in the YAML"
-	}
+	return ""
+}
+
+// missingReason is why key, missing from the section at path where, is locked: the section
+// has keys the form does not know, one of which may be it misspelt; "" when it has none.
+func missingReason(section *yamlnode.Node, where []string, key string) string {
 	var unknown []string
-	for _, pair := range parent.Pairs {
-		if !known(p[:len(p)-1], pair.Key) {
+	for _, pair := range section.Pairs {
+		if !known(where, pair.Key) {
 			unknown = append(unknown, pair.Key)
 		}
 	}
-	if len(unknown) > 0 {
-		where := strings.Join(p[:len(p)-1], ".")
-		if where == "" {
-			where = "the file"
-		}
-		return where + " has the unknown key " + strings.Join(unknown, ", ") + " in place of " + p[len(p)-1] + "; fix it in the YAML"
+	if len(unknown) == 0 {
+		return ""
 	}
-	return ""
+	name := strings.Join(where, ".")
+	if name == "" {
+		name = "the file"
+	}
+	return name + " has the unknown key " + strings.Join(unknown, ", ") + " in place of " + key + "; fix it in the YAML"
 }
 
 // known reports whether key belongs in the section at path parent.

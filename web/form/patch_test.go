@@ -185,3 +185,120 @@ func TestEditKeepsCommentsAndWeight(t *testing.T) {
 		t.Fatalf("not canonical: %v\n%s", ds, out)
 	}
 }
+
+// A form edit inside a part changes only the entry edited: the part's other entries keep
+// their comments and their spelling (0x1 stayed valid only unquoted; the whole part was
+// written from the form, comments dropped and 0x1 quoted into an invalid weight), a renamed
+// entry keeps the comments above it, and an edited value keeps its line comment.
+func TestEditKeepsEntries(t *testing.T) {
+	example, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(example)
+	for _, r := range [][2]string{
+		{"    image: image\n", "    image: image  # a scan\n"},
+		{"    supplier: string\n", "    # the seller, as printed\n    supplier: string  # who\n"},
+		{"    date: 1\n", "    date: 0.50  # half\n"}, // the writer spells it 0.5 # half
+		{"    subtotal: 1\n", "    subtotal: 0x1\n"}, // and this 1, as benchy fmt does
+		{"    total: 5\n", "    total: 5  # what counts\n"},
+	} {
+		if !strings.Contains(src, r[0]) {
+			t.Fatalf("the example lacks %q", r[0])
+		}
+		src = strings.Replace(src, r[0], r[1], 1)
+	}
+	if _, _, ds := compiler.CompileCanonical([]byte(src)); len(ds) > 0 {
+		t.Fatalf("the source is invalid: %v", ds)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(d *Doc)
+		want []string // lines the text must keep or gain
+	}{
+		{"a weight", func(d *Doc) { d.SetWeight([]int{2}, "2") }, []string{
+			"    supplier: 2\n", "    date: 0.5 # half\n", "    subtotal: 1\n", "    # the seller, as printed\n", "    supplier: string # who\n"}},
+		{"a weighted value", func(d *Doc) { d.SetWeight([]int{4}, "6") }, []string{"    total: 6 # what counts\n", "    subtotal: 1\n"}},
+		{"an output renamed", func(d *Doc) { d.Output[3].Name = "net" }, []string{
+			"    # the seller, as printed\n", "    supplier: string # who\n", "    date: 0.5 # half\n", "    net: float\n"}},
+		{"the field with comments renamed", func(d *Doc) { d.Output[2].Name = "vendor" }, []string{
+			"    # the seller, as printed\n    vendor: string # who\n", "    vendor: 1\n", "    subtotal: 1\n"}},
+		{"an input renamed", func(d *Doc) { d.Input[0].Name = "scan" }, []string{"    scan: image # a scan\n"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, ok := FromYAML(src)
+			if !ok {
+				t.Fatal("does not parse")
+			}
+			c.edit(d)
+			d.SyncWeights()
+			out := d.Canonical()
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the text lacks %q:\n%s", w, out)
+				}
+			}
+			if _, _, ds := compiler.CompileCanonical([]byte(out)); len(ds) > 0 {
+				t.Errorf("the edit made the text invalid: %v\n%s", ds, out)
+			}
+		})
+	}
+}
+
+// A misspelt section (scorng: for scoring:) locks every part the form would otherwise
+// write into a new section of that name, with defaults (weights of 1, a benchmark with a
+// domain and no task), leaving the misspelt one behind; an edit of a locked part changes
+// nothing, and the other sections stay editable.
+func TestLockedMisspeltSection(t *testing.T) {
+	example, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		section, typo string
+		edit          func(d *Doc)
+	}{
+		{"scoring", "scorng", func(d *Doc) { d.SetWeight([]int{4}, "3") }},
+		{"benchmark", "benchmrk", func(d *Doc) { d.Domain = "retail" }},
+		{"data", "dta", func(d *Doc) { d.DataPath = "./other.jsonl" }},
+		{"ai-system", "ai-sytem", func(d *Doc) { d.SystemID = "v8" }},
+		{"program", "progam", func(d *Doc) { d.Output = append(d.Output, Field{Name: "field", Type: "string"}) }},
+	} {
+		t.Run(c.typo, func(t *testing.T) {
+			src := strings.Replace(string(example), "\n"+c.section+":", "\n"+c.typo+":", 1)
+			d, ok := FromYAML(src)
+			if !ok {
+				t.Fatal("does not parse")
+			}
+			locks := d.Locked()
+			if len(locks) == 0 {
+				t.Fatal("nothing is locked")
+			}
+			for _, l := range locks {
+				if c.section == "program" && l.Part == "scoring.weights" {
+					continue // the weights of outputs the form cannot read
+				}
+				if !strings.HasPrefix(l.Part, c.section+".") || !strings.Contains(l.Reason, c.typo) {
+					t.Errorf("locked %s: %s", l.Part, l.Reason)
+				}
+			}
+			c.edit(d)
+			d.SyncWeights()
+			out := d.Canonical()
+			before, after := values(t, src), values(t, out)
+			if len(before) != len(after) {
+				t.Errorf("the edit added or dropped values:\n%s", out)
+			}
+			for k, v := range before {
+				if after[k] != v {
+					t.Errorf("%s was %q, is %q", k, v, after[k])
+				}
+			}
+			// Another section is still edited.
+			d.Task = "transcribe"
+			if c.section != "benchmark" && !strings.Contains(d.Canonical(), "task: transcribe") {
+				t.Errorf("the task edit did not take:\n%s", d.Canonical())
+			}
+		})
+	}
+}

@@ -200,7 +200,7 @@ func TestEditKeepsEntries(t *testing.T) {
 		{"    image: image\n", "    image: image  # a scan\n"},
 		{"    supplier: string\n", "    # the seller, as printed\n    supplier: string  # who\n"},
 		{"    date: 1\n", "    date: 0.50  # half\n"}, // the writer spells it 0.5 # half
-		{"    subtotal: 1\n", "    subtotal: 0x1\n"}, // and this 1, as benchy fmt does
+		{"    subtotal: 1\n", "    subtotal: 0x1\n"},  // and this 1, as benchy fmt does
 		{"    total: 5\n", "    total: 5  # what counts\n"},
 	} {
 		if !strings.Contains(src, r[0]) {

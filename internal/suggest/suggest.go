@@ -29,11 +29,12 @@ func Closest(word string, candidates []string) string {
 	if best != "" {
 		return best
 	}
+	// One candidate of either kind, or none: a prefix of one and a part of another
+	// ("media": medical, social_media) is no suggestion (the two were joined into one).
 	return unique(candidates, func(c string) bool {
-		p := commonPrefix(lw, strings.ToLower(c))
-		return p >= 3 && 2*p >= len(lw)
-	}) + unique(candidates, func(c string) bool {
-		return commonPrefix(lw, strings.ToLower(c)) < 3 && hasPart(strings.ToLower(c), lw)
+		lc := strings.ToLower(c)
+		p := commonPrefix(lw, lc)
+		return p >= 3 && 2*p >= len(lw) || hasPart(lc, lw)
 	})
 }
 

@@ -37,6 +37,9 @@ func TestClosestByPrefixOrPart(t *testing.T) {
 		{"support", []string{"retail", "customer_support", "news"}, "customer_support"},
 		{"care", []string{"health_care", "child_care"}, ""},
 		{"ex", []string{"model", "external"}, ""}, // too short to be a prefix
+		// A prefix of one and a part of another: no guess (it was both, glued: medicalsocial_media).
+		{"media", []string{"medical", "news", "social_media"}, ""},
+		{"media", []string{"news", "social_media"}, "social_media"},
 	}
 	for _, tt := range tests {
 		if got := Closest(tt.word, tt.candidates); got != tt.want {

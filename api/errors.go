@@ -22,6 +22,7 @@ const (
 	ForbiddenHost        Code = "forbidden_host"
 	Internal             Code = "internal"
 	InvalidBenchmark     Code = "invalid_benchmark"
+	InvalidYAML          Code = "invalid_yaml"
 	JSONRequired         Code = "json_required"
 	NotBenchmarkData     Code = "not_benchmark_data"
 	NotCompleted         Code = "not_completed"
@@ -60,6 +61,7 @@ var Codes = map[Code]string{
 	ForbiddenHost:        "the Host header does not name this server (DNS rebinding, or a name not given with --allowed-host)",
 	Internal:             "the server failed; its log says why, under the answer's request_id",
 	InvalidBenchmark:     "a run of a benchmark that does not compile",
+	InvalidYAML:          "a read of a workspace benchmark that is not valid UTF-8 (the compiler's invalid_yaml): JSON cannot carry its bytes, and the text is never handed out repaired",
 	JSONRequired:         "a state-changing request whose body is not application/json (or octet-stream, for an upload)",
 	NotBenchmarkData:     "an upload or save of a file the API does not write: code, configuration, or an unknown type",
 	NotCompleted:         "a comparison of a run that is not completed",

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
@@ -208,6 +209,9 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return internalError(err)
 	}
+	if !utf8.Valid(src) {
+		return notUTF8(p, src, res.Diagnostics)
+	}
 	f := benchmarkFile(p, string(src), res)
 	f.ETag = etagOf(src)
 	w.Header().Set("ETag", f.ETag)
@@ -280,4 +284,38 @@ func runtimeLike(ds []api.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// notUTF8 is the answer to a read of benchmark p whose bytes, src, are not UTF-8: 422
+// invalid_yaml, as the compiler calls it, at the first bad byte. JSON has no way to carry
+// such bytes: encoding the text would replace them with U+FFFD, and an editor saving that
+// text back would lose them without a word, so the text is not handed out at all.
+func notUTF8(p string, src []byte, ds []api.Diagnostic) *apiError {
+	line, col := firstBadByte(src)
+	for _, d := range ds { // the compiler's own position, when it got that far
+		if d.Code == string(diag.InvalidYAML) && strings.Contains(d.Message, "not valid UTF-8") {
+			line, col = d.Line, d.Column
+			break
+		}
+	}
+	return refuse(http.StatusUnprocessableEntity, api.InvalidYAML, "the file is not valid UTF-8 at line %d, column %d: fix it outside the editor, which would replace the bad bytes (the API hands out no repaired text of %s)", line, col, p)
+}
+
+// firstBadByte is the line and column (in code points, as the compiler counts) of the
+// first byte of src that is not part of UTF-8; 0, 0 when there is none.
+func firstBadByte(src []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return line, col
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		i += n
+	}
+	return 0, 0
 }

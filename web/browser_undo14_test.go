@@ -36,7 +36,7 @@ func (b *browser) typeInto(selector, text string, atEnd bool) {
 func (b *browser) waitText(what, want string) {
 	b.t.Helper()
 	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`(() => {
-		const d = JSON.parse(localStorage.getItem("benchy-draft") || "{}");
+		const d = JSON.parse(localStorage.getItem("benchy-draft/" + JSON.parse(sessionStorage.getItem("benchy-tab"))) || "{}");
 		return document.getElementById("yaml").value === `+js(want)+` && d.yaml === `+js(want)+`;
 	})()`, chromedp.WithPollingTimeout(5*time.Second), chromedp.WithPollingInterval(5*time.Millisecond)))
 	if err != nil {

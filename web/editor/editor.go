@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,10 +15,6 @@ import (
 	"github.com/benchy-eval/benchy/web/form"
 	"github.com/benchy-eval/benchy/web/ui"
 )
-
-// draftKey is where the editor keeps the text being edited, so that a reload, a crash or
-// a lost connection loses nothing.
-const draftKey = "benchy-draft"
 
 // Page is the editor, the main page: the form, the YAML, live diagnostics and the IR
 // preview. It compiles in the browser, so everything but open, save and run works without
@@ -49,6 +46,10 @@ type Page struct {
 	note       string // the outcome of the last open or save
 	noteBad    bool
 
+	tab       string // this tab's id: its draft is kept under it (drafts.go)
+	elsewhere string // a file another open tab has unsaved edits of, opened here from disk
+	notKept   bool   // the browser refused the last draft (full): the note says so
+
 	later *form.Doc // the document typing in the YAML gave, until the form shows it (showAs)
 	rev   int       // counts changes of the form's document: the form re-renders only then
 	edits int       // counts YAML edits, so that only the last one of a burst compiles
@@ -68,16 +69,41 @@ type draft struct {
 	// reload still names it, so a change made on disk meanwhile is not overwritten.
 	ETag     string `json:"etag,omitempty"`
 	ETagPath string `json:"etag_path,omitempty"`
+	At       int64  `json:"at,omitempty"` // when it was kept, Unix milliseconds: the newest orphan is adopted first
 }
 
 func (e *Page) OnMount(ctx app.Context) {
 	e.template, e.mounted = "extract", ctx
 	stopKeys, stopUnload := e.listenKeys(ctx), e.askOnLeave()
 	e.stopKeys = func() { stopKeys(); stopUnload() }
-	var d draft
-	ctx.LocalStorage().Get(draftKey, &d)
+	e.tab = claimTab(ctx)
+	store := ctx.LocalStorage()
+	drafts := keptDrafts(store, time.Now())
 	p := app.Window().URL().Query().Get("path")
+	how, k := choose(e.tab, p, drafts)
+	var d draft // the tab's own, after a reload
+	switch how {
+	case own:
+		d = k.draft
+	case orphan: // moved to this tab: its own from now on
+		forget(store, k.tab)
+		drafts = slices.DeleteFunc(drafts, func(o kept) bool { return o.tab == k.tab })
+	case elsewhere:
+		e.elsewhere = p
+	}
+	for _, tab := range prune(e.tab, drafts, maxDrafts) {
+		forget(store, tab)
+	}
 	switch {
+	case how == orphan:
+		d = k.draft
+		e.path, e.saved, e.etag, e.etagPath = d.Path, d.Saved, d.ETag, d.ETagPath
+		e.setYAML(ctx, d.YAML, false)
+		showURL(e.path)
+		e.note = "your unsaved draft from a closed tab is back"
+		if d.Path != "" {
+			e.note = "your unsaved changes to " + d.Path + " from a closed tab are back"
+		}
 	case p != "" && d.Path == p && d.YAML != d.Saved:
 		// Unsaved edits of this very file: keep them rather than the server's copy.
 		e.path, e.saved, e.etag, e.etagPath = p, d.Saved, d.ETag, d.ETagPath
@@ -280,11 +306,14 @@ func (e *Page) Render() app.UI {
 	return ui.Shell("/",
 		e.renderToolbar(),
 		app.If(e.note != "", func() app.UI {
-			cls := "notice"
+			cls := "notice ok"
 			if e.noteBad {
-				cls += " error"
+				cls = "notice error"
 			}
 			return app.Div().ID("editor-note").Class(cls).Text(e.note)
+		}),
+		app.If(e.elsewhere != "" && e.elsewhere == e.path, func() app.UI {
+			return app.Div().ID("drafts-note").Class("notice").Text("another tab has unsaved edits to " + e.elsewhere + "; this tab shows the file as saved")
 		}),
 		app.If(e.conflict != nil, e.renderConflict),
 		app.If(e.ask != nil, e.renderAsk),

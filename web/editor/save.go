@@ -2,6 +2,7 @@ package editor
 
 import (
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -179,7 +180,18 @@ func showChanges(app.Context) {
 	}
 }
 
-// keepDraft records the editor's state in the browser, so that a reload loses nothing.
+// keepDraft records the editor's state in the browser, under this tab's id, so that a
+// reload loses nothing (drafts.go). A browser that refuses it (its storage full) is said so:
+// the edits then live only in the page.
 func (e *Page) keepDraft(ctx app.Context) {
-	ctx.LocalStorage().Set(draftKey, draft{Path: e.path, YAML: e.yaml, Saved: e.saved, ETag: e.etag, ETagPath: e.etagPath})
+	d := draft{Path: e.path, YAML: e.yaml, Saved: e.saved, ETag: e.etag, ETagPath: e.etagPath, At: time.Now().UnixMilli()}
+	err := ctx.LocalStorage().Set(draftPrefix+e.tab, d)
+	switch {
+	case err != nil:
+		e.notKept = true
+		e.note, e.noteBad = "the browser does not keep your edits ("+err.Error()+"): a reload would lose them; save them, or close other editor tabs", true
+	case e.notKept:
+		e.notKept = false
+		e.note, e.noteBad = "", false
+	}
 }

@@ -210,7 +210,7 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
 		return internalError(err)
 	}
 	if !utf8.Valid(src) {
-		return notUTF8(p, src, res.Diagnostics)
+		return notUTF8(src, res.Diagnostics)
 	}
 	f := benchmarkFile(p, string(src), res)
 	f.ETag = etagOf(src)
@@ -286,11 +286,11 @@ func runtimeLike(ds []api.Diagnostic) bool {
 	return false
 }
 
-// notUTF8 is the answer to a read of benchmark p whose bytes, src, are not UTF-8: 422
+// notUTF8 is the answer to a read of a benchmark whose bytes, src, are not UTF-8: 422
 // invalid_yaml, as the compiler calls it, at the first bad byte. JSON has no way to carry
 // such bytes: encoding the text would replace them with U+FFFD, and an editor saving that
 // text back would lose them without a word, so the text is not handed out at all.
-func notUTF8(p string, src []byte, ds []api.Diagnostic) *apiError {
+func notUTF8(src []byte, ds []api.Diagnostic) *apiError {
 	line, col := firstBadByte(src)
 	for _, d := range ds { // the compiler's own position, when it got that far
 		if d.Code == string(diag.InvalidYAML) && strings.Contains(d.Message, "not valid UTF-8") {
@@ -298,7 +298,7 @@ func notUTF8(p string, src []byte, ds []api.Diagnostic) *apiError {
 			break
 		}
 	}
-	return refuse(http.StatusUnprocessableEntity, api.InvalidYAML, "the file is not valid UTF-8 at line %d, column %d: fix it outside the editor, which would replace the bad bytes (the API hands out no repaired text of %s)", line, col, p)
+	return refuse(http.StatusUnprocessableEntity, api.InvalidYAML, "the file is not valid UTF-8 at line %d, column %d: fix it outside the editor, which would replace the bad bytes", line, col)
 }
 
 // firstBadByte is the line and column (in code points, as the compiler counts) of the

@@ -125,11 +125,7 @@ func (e *Page) open(ctx app.Context, p string, fallback draft) {
 		file, err := client.Default.Benchmark(ctx, p)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
-				if e.doc == nil { // nothing shown yet: the kept text, or the paper's example
-					e.path, e.saved = fallback.Path, fallback.Saved
-					e.setYAML(ctx, orDefault(fallback.YAML, paperExample), false)
-				}
+				e.refused(ctx, p, err, fallback)
 				return
 			}
 			show := func(ctx app.Context) {
@@ -149,6 +145,24 @@ func (e *Page) open(ctx app.Context, p string, fallback draft) {
 			show(ctx)
 		})
 	})
+}
+
+// refused shows why file p could not be opened and keeps what the editor shows: the
+// draft as it was, or, when nothing is shown yet (the page opened at /?path=p), the kept
+// text, fallback, or the paper's example. A file the server refuses (not UTF-8, say: its
+// text would come with U+FFFD for the bad bytes, which a save would write over them) is
+// not open, so the URL and Open… name what is shown instead, and a reload shows it again;
+// without the server the URL keeps naming p, so that a reload opens it once it is back.
+func (e *Page) refused(ctx app.Context, p string, err error, fallback draft) {
+	e.note, e.noteBad = "cannot open "+p+": "+errorText(err), true
+	if e.doc == nil {
+		e.path, e.saved, e.etag, e.etagPath = fallback.Path, fallback.Saved, fallback.ETag, fallback.ETagPath
+		e.setYAML(ctx, orDefault(fallback.YAML, paperExample), false)
+	}
+	setValue("open", e.path)
+	if !client.Offline(err) {
+		showURL(e.path)
+	}
 }
 
 // savePath checks a workspace path typed by the user and completes it: relative, inside the

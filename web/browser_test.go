@@ -344,18 +344,21 @@ func stats(xs []float64) (median, worst float64) {
 // setControl sets a form control's value as a user would, then sends input and change.
 func (b *browser) setControl(selector, value string) {
 	b.t.Helper()
-	ok := poll[string](b, "the control "+selector, `(() => {
+	// A select's option may come with a list still loading (Open…): wait for it too.
+	ok := poll[string](b, "the control "+selector+" with "+value, `(() => {
 		const el = document.querySelector(`+js(selector)+`);
 		if (!el) return false;
-		if (el.tagName === "SELECT" && ![...el.options].some(o => o.value === `+js(value)+`))
-			return "no option " + `+js(value)+` + " in " + JSON.stringify([...el.options].map(o => o.value));
+		if (el.tagName === "SELECT" && ![...el.options].some(o => o.value === `+js(value)+`)) return false;
 		el.focus();
 		el.value = `+js(value)+`;
 		el.dispatchEvent(new Event("input", {bubbles: true}));
 		el.dispatchEvent(new Event("change", {bubbles: true}));
 		el.blur();
 		return "ok";
-	})()`, 5*time.Second, "")
+	})()`, 5*time.Second, `(() => {
+		const el = document.querySelector(`+js(selector)+`);
+		return !el ? "no such control" : el.tagName === "SELECT" ? "options " + JSON.stringify([...el.options].map(o => o.value)) : "";
+	})()`)
 	if ok != "ok" {
 		b.t.Fatalf("setting %s to %q: %s", selector, value, ok)
 	}

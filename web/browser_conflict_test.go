@@ -68,7 +68,9 @@ func TestBrowserSaveConflict(t *testing.T) {
 		tab.waitEditorNote("opened benchmark.yaml")
 	}
 
-	fromA, fromB := orig+"# from tab A\n", orig+"# from tab B\n"
+	// A's line is long: the conflict panel shows it scrolled in its column, the page does
+	// not scroll sideways (its column stuck out of the panel).
+	fromA, fromB := orig+"# from tab A "+strings.Repeat("x", 400)+"\n", orig+"# from tab B\n"
 	a.setYAML(fromA)
 	a.clickJS("#save")
 	a.waitEditorNote("saved benchmark.yaml")
@@ -92,6 +94,9 @@ func TestBrowserSaveConflict(t *testing.T) {
 		t.Errorf("B's draft after the conflict: %q", got)
 	}
 	b.screenshot("editor-conflict")
+	if w := eval[[]int](b, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`); w[0] > w[1] {
+		t.Errorf("with the conflict panel the page is %d px wide in a %d px window", w[0], w[1])
+	}
 	b.clickJS("#keep-mine")
 	b.waitEditorNote("saved benchmark.yaml")
 	if got := onDisk(); got != fromB {
@@ -207,7 +212,10 @@ func TestBrowserDownloadIR(t *testing.T) {
 
 	b.clickJS("#download-ir-pretty")
 	poll[bool](b, "the pretty IR download", `window.benchyBlobs.length === 2`, 5*time.Second, "")
-	_, pretty := b.lastDownload()
+	prettyName, pretty := b.lastDownload()
+	if prettyName != "benchmark.ir.pretty.json" { // not the canonical download's name
+		t.Errorf("the pretty IR downloads as %q", prettyName)
+	}
 	want, _, _ := benchyCLI(t, filepath.Dir(src), "compile", "--pretty", src)
 	if string(pretty) != want {
 		t.Errorf("Download IR (pretty) differs from benchy compile --pretty:\n%.300s\nwant\n%.300s", pretty, want)

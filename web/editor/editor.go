@@ -45,6 +45,7 @@ type Page struct {
 	template   string
 	note       string // the outcome of the last open or save
 	noteBad    bool
+	warnNote   string // a note that is a warning (amber), not a success: while e.note is it
 
 	tab       string // this tab's id: its draft is kept under it (drafts.go)
 	elsewhere string // a file another open tab has unsaved edits of, opened here from disk
@@ -167,7 +168,8 @@ func (e *Page) setFile(f file) {
 		return
 	}
 	if f.path != e.path {
-		e.conflict = nil // about the other file
+		e.conflict = nil              // about the other file
+		e.note, e.noteBad = "", false // "opened …" was of the other file
 		showURL(f.path)
 		setValue("save-path", f.path) // go-app leaves an emptied value showing
 		setValue("open", f.path)
@@ -307,8 +309,11 @@ func (e *Page) Render() app.UI {
 		e.renderToolbar(),
 		app.If(e.note != "", func() app.UI {
 			cls := "notice ok"
-			if e.noteBad {
+			switch {
+			case e.noteBad:
 				cls = "notice error"
+			case e.note == e.warnNote:
+				cls = "notice"
 			}
 			return app.Div().ID("editor-note").Class(cls).Text(e.note)
 		}),

@@ -33,6 +33,9 @@ func (e *Page) onSave(ctx app.Context, ev app.Event) {
 	p, err := savePath(typed)
 	if err != nil {
 		e.note, e.noteBad = "not saved: "+err.Error(), true
+		if el := app.Window().GetElementByID("save-path"); el.Truthy() {
+			el.Call("focus") // where the name goes
+		}
 		return
 	}
 	etag := "" // a name the editor has no version of: create it, or ask
@@ -63,6 +66,7 @@ func (e *Page) save(ctx app.Context, p, etag string) {
 			e.etagPath, e.etag = p, file.ETag
 			if !e.valid {
 				e.note += " (it still has problems: runs need a valid benchmark)"
+				e.warnNote = e.note
 			}
 			e.keepDraft(ctx)
 			app.Window().Get("history").Call("replaceState", nil, "", ui.EditorURL(p))
@@ -104,6 +108,7 @@ func (e *Page) onTakeTheirs(ctx app.Context, ev app.Event) {
 
 func (e *Page) onCancelSave(ctx app.Context, ev app.Event) {
 	e.conflict, e.note, e.noteBad = nil, "not saved", false
+	e.warnNote = e.note
 }
 
 // renderConflict shows the file on disk beside the draft, and the choices (only while
@@ -135,7 +140,7 @@ func (e *Page) renderConflict() app.UI {
 	head, changedTheirs, changedMine, tail := changedLines(theirs, e.yaml)
 	return app.Section().ID("conflict").Class("panel").DataSet("exists", c.exists).Body(
 		app.Div().Class("row").Body(app.H2().Text("Not saved: "+conflictText(c))),
-		app.Div().Class("cards").Style("grid-template-columns", "1fr 1fr").Body(
+		app.Div().Class("cards").Style("grid-template-columns", "minmax(0, 1fr) minmax(0, 1fr)").Body( // long lines scroll, not the page
 			app.Div().Class("card").Body(
 				app.H3().Text("The file on disk"),
 				app.Pre().ID("conflict-theirs").Class("ir").Body(app.Text(head), app.Mark().Text(changedTheirs), app.Text(tail)),

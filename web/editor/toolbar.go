@@ -58,7 +58,7 @@ func (e *Page) renderToolbar() app.UI {
 		app.Button().ID("download-ir-pretty").Text("Download IR (pretty)").Disabled(!e.valid).
 			Title("indented for people, as benchy compile --pretty writes it (not the bytes the hash names)").
 			OnClick(func(ctx app.Context, ev app.Event) {
-				download(irName(e.path), "application/json", e.ir+"\n")
+				download(strings.TrimSuffix(irName(e.path), ".json")+".pretty.json", "application/json", e.ir+"\n")
 			}),
 		app.If(e.path != "", func() app.UI {
 			return app.A().ID("run-link").Class("button").Href(ui.RunsURL(e.path, "")).Text("Run…")

@@ -218,6 +218,24 @@ func TestBrowserForm14Focus(t *testing.T) {
 		const a = document.activeElement;
 		return a && a.matches("input.name") && a.value === "field_2" && a.closest(".fieldtree .fieldtree") !== null;
 	})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
+
+	// + parameter, on a model: the new parameter's name.
+	b.setControl("#system-type", "model")
+	poll[bool](b, "the parameters", `document.getElementById("add-param") !== null`, 3*time.Second, editorStateJS)
+	for _, want := range []string{"temperature", "max_tokens"} {
+		b.run(chromedp.Click(chromedp.ID("add-param")))
+		poll[bool](b, "the new parameter's name to have the focus", `(() => {
+			const a = document.activeElement;
+			return a && a.closest("#params") !== null && a.matches("input.name") && a.value === `+js(want)+` && a.selectionEnd === `+js(want)+`.length;
+		})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
+	}
+	// The model's inputs write their own keys (go-app keeps an element's first handler).
+	b.setControl("#provider", "openai")
+	b.setControl("#model", "gpt-4o-mini")
+	poll[bool](b, "provider and model in the YAML", `(() => {
+		const v = document.getElementById("yaml").value;
+		return v.includes("  provider: openai\n") && v.includes("  model: gpt-4o-mini\n") && !v.includes("  id: ");
+	})()`, 3*time.Second, `"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
 }
 
 // TestBrowserForm14TypedThenForm: the form catches up with typing in the YAML only once

@@ -29,19 +29,37 @@ func fieldName(side string, at []int) string {
 }
 
 // focusAfter focuses the element selector names once the page shows the change being made,
-// selecting a text input's text.
-func focusAfter(ctx app.Context, selector string) {
-	if selector == "" {
+// selecting a text input's text. It looks at the next frames, a few times, for the element
+// (a part of the form may render a frame later), and not through ctx: go-app drops what
+// an event's context defers once the element of the event is rendered again (the button
+// of "+ parameter" is).
+func focusAfter(_ app.Context, selector string) {
+	if selector != "" {
+		nextFrame(func() { focusSoon(selector, 10) })
+	}
+}
+
+func focusSoon(selector string, tries int) {
+	el := app.Window().Get("document").Call("querySelector", selector)
+	if !el.Truthy() {
+		if tries > 0 {
+			nextFrame(func() { focusSoon(selector, tries-1) })
+		}
 		return
 	}
-	ctx.Defer(func(app.Context) {
-		el := app.Window().Get("document").Call("querySelector", selector)
-		if !el.Truthy() {
-			return
-		}
-		el.Call("focus")
-		if el.Get("tagName").String() == "INPUT" {
-			el.Call("select")
-		}
+	el.Call("focus")
+	if el.Get("tagName").String() == "INPUT" {
+		el.Call("select")
+	}
+}
+
+// nextFrame runs fn before the browser paints the next frame.
+func nextFrame(fn func()) {
+	var cb app.Func
+	cb = app.FuncOf(func(this app.Value, args []app.Value) any {
+		cb.Release()
+		fn()
+		return nil
 	})
+	app.Window().Call("requestAnimationFrame", cb)
 }

@@ -11,9 +11,10 @@ import (
 // environ is the environment a command binding's processes start with: the variables of
 // baseEnv and those the binding lists under env, each only when set in benchy's own
 // environment (lookup), so that the command sees what it would see if benchy passed its
-// whole environment, for these names and no others. The values of listed variables whose
-// names mark them as credentials (redact.CredentialName) are the secrets masked in what the command
-// answers and logs.
+// whole environment, for these names and no others. The secrets masked in what the command
+// answers and logs are the values of the variables whose names mark them as credentials
+// (redact.CredentialName), and the credentials any value carries as a URL
+// (redact.URLSecrets): DATABASE_URL=postgres://bob:PASSWORD@db/x has a plain name.
 func (b *binding) environ(lookup func(string) (string, bool)) ([]string, *redact.Secrets) {
 	env := []string{} // not nil: a nil Cmd.Env passes everything
 	var secrets []string
@@ -28,6 +29,8 @@ func (b *binding) environ(lookup func(string) (string, bool)) ([]string, *redact
 			env = append(env, name+"="+v)
 			if redact.CredentialName(name) {
 				secrets = append(secrets, v)
+			} else {
+				secrets = append(secrets, redact.URLSecrets(v)...)
 			}
 		}
 	}

@@ -91,6 +91,28 @@ func TestHardeningCommandSecretsMasked(t *testing.T) {
 	}
 }
 
+// TestHardeningCommandURLSecretsMasked: a variable whose name does not say credential but
+// whose value is a URL with one (env: [DATABASE_URL], postgres://bob:PASSWORD@db/x) has
+// that password masked in the outputs and the run log; the old code masked only values of
+// credential-named variables.
+func TestHardeningCommandURLSecretsMasked(t *testing.T) {
+	const secret = "s3cr3tpwQv7Lx"
+	t.Setenv("DATABASE_URL", "postgres://bob:"+secret+"@db/x")
+	var log testkit.Buffer
+	a := bindEcho(t, "    env: [DATABASE_URL]\n", &log)
+	out, err := a.Invoke(context.Background(), 0, map[string]any{"action": "leak", "name": "DATABASE_URL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := testkit.Leak(jsonText(out), secret); p != "" || !strings.Contains(jsonText(out), "postgres://bob:[redacted]@db/x") {
+		t.Errorf("output %s keeps %q", jsonText(out), p)
+	}
+	a.Close()
+	if p := testkit.Leak(log.String(), secret); p != "" || !strings.Contains(log.String(), "using key postgres://bob:[redacted]@db/x") {
+		t.Errorf("the run log keeps %q of the password:\n%.400s", p, log.String()[max(0, len(log.String())-400):])
+	}
+}
+
 // TestHardeningHTTPTokenMasked: a token in an http binding's URL (?token=, ?key=) that
 // the endpoint echoes, in a 1 KB error body, in a valid answer or in a body that is not
 // JSON, is masked before anything is cut.

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -106,8 +108,12 @@ func runFmt(e *env, args []string) int {
 	return ExitOK
 }
 
-// writeAtomic replaces name with data through a temporary file in the same directory, so a
-// crash never leaves a half-written benchmark. The file keeps its permissions.
+// writeAtomic replaces name with data through a temporary file in the same directory,
+// synced before the rename and the directory after it, so a crash leaves either the old
+// benchmark or the new one, never half of one. The rename only needs the directory's
+// permission, so the file's own is checked first: a file the user may not write (0444, or
+// another user's in a shared folder) is refused, not replaced. The new file keeps the old
+// one's permissions, and its owner and group where the user may give them (root).
 func writeAtomic(name string, data []byte) error {
 	name, err := filepath.EvalSymlinks(name) // rewrite the file a link points to, not the link
 	if err != nil {
@@ -117,23 +123,40 @@ func writeAtomic(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", name)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY, 0) // not O_TRUNC: only asks whether we may write
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("%s: you may not write this file (mode %v), so fmt -w leaves it as it is", name, info.Mode().Perm())
+		}
+		return err
+	}
+	f.Close()
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+	defer os.Remove(tmp.Name()) // after the rename, nothing there
+	_, err = tmp.Write(data)
+	if err == nil {
+		keepOwner(tmp, info) // best effort: only root may give a file away
+		err = tmp.Chmod(info.Mode().Perm())
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
 		return err
 	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return syncDir(filepath.Dir(name))
 }
 
 func runOntology(e *env, args []string) int {

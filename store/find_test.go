@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,6 +48,8 @@ func TestFindRun(t *testing.T) {
 		{"an end two runs share", "MMMMMM", "", ErrAmbiguous, []string{p2, p3}},
 		{"a start of one and an end of another", "KKKKKK", "", ErrAmbiguous, []string{p1, p4}},
 		{"five characters", p5[:5], "", ErrNotFound, nil},
+		{"a start with spaces around, as copied from a table", " \t01JQ7AAAAA0 \n", p1, nil, nil},
+		{"the full id with spaces around", " " + p4 + " ", p4, nil, nil},
 		{"the middle of an id", "AAAAA0000000", "", ErrNotFound, nil},
 		{"wildcards", "01JQ7_", "", ErrNotFound, nil},
 		{"percent signs", "%%%%%%%", "", ErrNotFound, nil},
@@ -61,6 +64,14 @@ func TestFindRun(t *testing.T) {
 			if !strings.Contains(err.Error(), id) {
 				t.Errorf("%s: FindRun(%q): %v does not name %s", tt.name, tt.in, err, id)
 			}
+		}
+	}
+	// A part too short says how much to give, not that there is no such run.
+	for _, in := range []string{"01JQ7", " 01JQ7 ", "…PPPP", ""} {
+		_, err := s.FindRun(in)
+		want := fmt.Sprintf("give at least %d characters of the run's id", MinFind)
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), want) {
+			t.Errorf("FindRun(%q): %v; want it to say %q", in, err, want)
 		}
 	}
 	// Four runs start 01JQ7A: the message names three, the latest ids, and says there are more.

@@ -123,11 +123,12 @@ func (p *process) wait(stderr *os.File) {
 	}
 }
 
-// copyStderr copies stderr to the log line by line, secrets masked, keeping the last line
-// for messages. A line longer than the buffer is written in pieces; a secret split between
+// copyStderr copies stderr to the log line by line, secrets masked (before the log sees
+// them, so a log file or terminal never gets one), keeping the last line for messages. A line longer than the buffer is written in pieces; a secret split between
 // two pieces is still masked.
 func (p *process) copyStderr(r *os.File, log *logSink, prefix string, secrets *redact.Secrets) {
 	defer close(p.stderrDone)
+	defer log.stderrEnd(prefix)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, readBuffer)
 	masked := secrets.Stream()
@@ -139,7 +140,7 @@ func (p *process) copyStderr(r *os.File, log *logSink, prefix string, secrets *r
 			line = append(line[:len(line):len(line)], masked.Flush()...)
 		}
 		if len(line) > 0 {
-			log.line(prefix, line)
+			log.stderrLine(prefix, line)
 			if t := bytes.TrimSpace(line); len(t) > 0 {
 				p.mu.Lock()
 				p.lastErr = clip(t, stderrClip)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -27,7 +28,7 @@ func newProgressBar(w io.Writer) *progressBar {
 	b := &progressBar{w: w, every: 2 * time.Second}
 	live, ok := w.(*liveLine)
 	if !ok && isTerminal(w) {
-		live, ok = &liveLine{w: w}, true
+		live, ok = newLiveLine(w), true
 	}
 	if ok {
 		b.live, b.every = live, 100*time.Millisecond
@@ -56,15 +57,59 @@ func (b *progressBar) draw() {
 	if rate > 0 {
 		eta = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
 	}
-	counts := fmt.Sprintf("valid %d · invalid %d · errors %d", p.Summary.Valid, p.Summary.InvalidOutputs, p.Summary.ExecutionErrors)
 	if b.live == nil {
-		fmt.Fprintf(b.w, "progress %d/%d (%.0f%%) %.1f/s eta %s · %s\n", p.Done, p.Total, 100*float64(p.Done)/float64(p.Total), rate, eta, counts)
+		fmt.Fprintf(b.w, "progress %d/%d (%.0f%%) %.1f/s eta %s · valid %d · invalid %d · errors %d\n", p.Done, p.Total, 100*float64(p.Done)/float64(p.Total),
+			rate, eta, p.Summary.Valid, p.Summary.InvalidOutputs, p.Summary.ExecutionErrors)
 		return
 	}
-	const width = 30
-	filled := width * p.Done / p.Total
-	b.live.draw(fmt.Sprintf("[%s%s] %d/%d %.1f/s eta %s · %s",
-		strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.Done, p.Total, rate, eta, counts))
+	b.live.draw(barLine(p, rate, eta, b.live.columns()))
+}
+
+// barLine is the bar's line for p within columns-1 columns, the last one left free: a line
+// that fills the width wraps on some terminals, and the clearing before each log line
+// erases only the last row of a wrapped bar, leaving its first above every log line. The
+// bar shrinks first, from 30 cells to 10; then the rate, the ETA and the count of valid
+// answers go, in that order (the invalid and errors counts are what a user watches for);
+// then the bar; what still does not fit is cut.
+func barLine(p engine.Progress, rate float64, eta string, columns int) string {
+	const most, least = 30, 10
+	room := columns - 1
+	for drop := 0; ; drop++ { // the parts dropped: 1 the rate, 2 the ETA too, 3 the valid count too
+		rest := fmt.Sprintf("%d/%d", p.Done, p.Total)
+		if drop < 1 {
+			rest += fmt.Sprintf(" %.1f/s", rate)
+		}
+		if drop < 2 {
+			rest += " eta " + eta
+		}
+		rest += " · "
+		if drop < 3 {
+			rest += fmt.Sprintf("valid %d · ", p.Summary.Valid)
+		}
+		rest += fmt.Sprintf("invalid %d · errors %d", p.Summary.InvalidOutputs, p.Summary.ExecutionErrors)
+		cells := min(most, room-len("[] ")-utf8.RuneCountInString(rest))
+		if cells >= least {
+			filled := cells * p.Done / p.Total
+			return "[" + strings.Repeat("#", filled) + strings.Repeat(".", cells-filled) + "] " + rest
+		}
+		if drop == 3 {
+			return cut(rest, room)
+		}
+	}
+}
+
+// cut keeps the first n runes of s.
+func cut(s string, n int) string {
+	if n < 0 {
+		n = 0
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 // finish ends the bar's line on a terminal, leaving it drawn as it last was.
@@ -79,18 +124,32 @@ func (b *progressBar) finish() {
 // line prefixed by its binding), warnings. Written straight to the terminal, a log line
 // landed at the end of the bar's line and the next redraw overwrote it in part; through
 // liveLine the bar's line is cleared before any other text, and drawn again below it once
-// that text ends its line.
+// that text ends its line. The adapters' stderr comes apart from the rest (Stderr), to be
+// made harmless to the terminal and bounded (progress_stderr.go).
 type liveLine struct {
 	mu      sync.Mutex
 	w       io.Writer
-	bar     string // the bar as drawn on the last line, "" when there is none
-	partial bool   // the last other text ended mid-line: the bar waits for its line break
+	cols    func() int // the terminal's width now, 0 when unknown; nil: unknown
+	bar     string     // the bar as drawn on the last line, "" when there is none
+	partial bool       // the last other text ended mid-line: the bar waits for its line break
+	stderr  stderrShown
+}
+
+// newLiveLine is a liveLine on w, a terminal: its width is asked at each redraw, which
+// follows a resize with no signal handler (an ioctl every 100 ms at most, and one per log
+// line shown).
+func newLiveLine(w io.Writer) *liveLine {
+	l := &liveLine{w: w}
+	if f, ok := w.(*os.File); ok {
+		l.cols = func() int { return terminalColumns(f) }
+	}
+	return l
 }
 
 // liveStderr wraps standard error for Main: in a liveLine on a terminal, else as it is.
 func liveStderr(w io.Writer) io.Writer {
 	if isTerminal(w) {
-		return &liveLine{w: w}
+		return newLiveLine(w)
 	}
 	return w
 }
@@ -104,12 +163,27 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
+// columns is the terminal's width, 80 when it cannot be known.
+func (l *liveLine) columns() int {
+	if l.cols != nil {
+		if n := l.cols(); n > 0 {
+			return n
+		}
+	}
+	return 80
+}
+
 // clearLine moves to the start of the line and erases it.
 const clearLine = "\r\x1b[K"
 
 func (l *liveLine) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.put(p)
+}
+
+// put writes p above the bar, with l.mu held.
+func (l *liveLine) put(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
@@ -119,22 +193,27 @@ func (l *liveLine) Write(p []byte) (int, error) {
 	n, err := l.w.Write(p)
 	l.partial = p[len(p)-1] != '\n'
 	if l.bar != "" && !l.partial && err == nil {
-		io.WriteString(l.w, l.bar)
+		io.WriteString(l.w, l.fitted())
 	}
 	return n, err
 }
+
+// fitted is the bar cut to the terminal's width now, which may have shrunk since it was
+// made.
+func (l *liveLine) fitted() string { return cut(l.bar, l.columns()-1) }
 
 // draw shows bar in place of the one drawn, or once the text being written ends its line.
 func (l *liveLine) draw(bar string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.partial {
-		io.WriteString(l.w, clearLine+bar)
-	}
 	l.bar = bar
+	if !l.partial {
+		io.WriteString(l.w, clearLine+l.fitted())
+	}
 }
 
-// end leaves the bar as drawn, on a line of its own: what follows goes below it.
+// end leaves the bar as drawn, on a line of its own: what follows goes below it. It ends
+// the run's share of the adapters' stderr too, saying what was not shown of it.
 func (l *liveLine) end() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -142,4 +221,5 @@ func (l *liveLine) end() {
 		io.WriteString(l.w, "\n")
 	}
 	l.bar = ""
+	l.endStderr()
 }

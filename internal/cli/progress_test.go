@@ -3,6 +3,9 @@ package cli
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // TestLiveLine: on a terminal, text written while the bar is drawn goes on the bar's line
@@ -37,5 +40,91 @@ func TestLiveLine(t *testing.T) {
 		if out.String() != tt.want {
 			t.Errorf("%s: wrote %q, want %q", tt.name, out.String(), tt.want)
 		}
+	}
+}
+
+// TestBarLine: the bar's line keeps within the terminal's width less one column, which it
+// filled or passed at 80 columns (88 with 1200 examples): the bar shrinks first, then the
+// rate, the ETA and the valid count go, then the bar; what still does not fit is cut.
+func TestBarLine(t *testing.T) {
+	p := engine.Progress{Done: 1082, Total: 1200, Summary: engine.Summary{Valid: 1080, InvalidOutputs: 2}}
+	for _, tt := range []struct {
+		columns int
+		want    string
+	}{
+		{200, "[###########################...] 1082/1200 171.7/s eta 1s · valid 1080 · invalid 2 · errors 0"},
+		{80, "[##############..] 1082/1200 171.7/s eta 1s · valid 1080 · invalid 2 · errors 0"},
+		{70, "[############..] 1082/1200 eta 1s · valid 1080 · invalid 2 · errors 0"},
+		{60, "[#########..] 1082/1200 · valid 1080 · invalid 2 · errors 0"},
+		{50, "[############..] 1082/1200 · invalid 2 · errors 0"},
+		{45, "1082/1200 · invalid 2 · errors 0"},
+		{40, "1082/1200 · invalid 2 · errors 0"},
+		{20, "1082/1200 · invalid"},
+	} {
+		got := barLine(p, 171.7, "1s", tt.columns)
+		if got != tt.want {
+			t.Errorf("%d columns: %q, want %q", tt.columns, got, tt.want)
+		}
+		if n := utf8.RuneCountInString(got); n >= tt.columns {
+			t.Errorf("%d columns: %d wide", tt.columns, n)
+		}
+	}
+}
+
+// TestEscapeControls: on a terminal an adapter's stderr line shows its control characters
+// as escapes, so it cannot move the cursor, clear the screen or set the title; a tab and
+// the final line break stay; bytes that are not UTF-8 show as \xNN.
+func TestEscapeControls(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain\ttext é ✓\n", "plain\ttext é ✓\n"},
+		{"\x1b[2J\x1b[Hcleared\n", `\x1b[2J\x1b[Hcleared` + "\n"},
+		{"50%\r100%\n", `50%\r100%` + "\n"},
+		{"\x1b]52;c;aGk=\x07", `\x1b]52;c;aGk=\x07`},
+		{"bad \xff\xc3 end\n", `bad \xff\xc3 end` + "\n"},
+		{"c1 \u009b2J del \x7f nul \x00\n", `c1 \u009b2J del \x7f nul \x00` + "\n"},
+		{"inner\nbreak\n", `inner\nbreak` + "\n"},
+	} {
+		if got := escapeControls([]byte(tt.in)); got != tt.want {
+			t.Errorf("%q: shown as %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLiveLineStderrBounded: a run shows 10,000 lines of the adapters' stderr at most (or
+// 1 MiB), above the bar; then it counts what each source writes, and says it once the
+// source's stderr closes, or at the run's end for a source still open; the next run shows
+// its own share.
+func TestLiveLineStderrBounded(t *testing.T) {
+	var out strings.Builder
+	l := &liveLine{w: &out}
+	l.draw("bar")
+	for range stderrShownLines {
+		l.Stderr("a[1]: ", []byte("line\n"))
+	}
+	l.Stderr("a[1]: ", []byte("hidden\n"))
+	l.Stderr("b[1]: ", []byte("hidden too\n"))
+	l.Stderr("a[1]: ", []byte("and\n"))
+	l.StderrEnd("a[1]: ")
+	l.end()
+	l.Stderr("a[1]: ", []byte("next run\n"))
+	got := out.String()
+	if n := strings.Count(got, "a[1]: line\n"); n != stderrShownLines {
+		t.Errorf("%d lines shown, want %d", n, stderrShownLines)
+	}
+	tail := got[strings.LastIndex(got, "a[1]: line\n")+len("a[1]: line\n"):]
+	want := "bar\r\x1b[K… a[1]: 11 more bytes of stderr not shown\nbar\n… b[1]: 11 more bytes of stderr not shown\n" +
+		"a[1]: next run\n"
+	if tail != want {
+		t.Errorf("after the lines shown: %q, want %q", tail, want)
+	}
+	var big strings.Builder
+	l = &liveLine{w: &big}
+	line := []byte(strings.Repeat("x", 999) + "\n")
+	for range 2000 {
+		l.Stderr("a[1]: ", line)
+	}
+	l.end()
+	if n := strings.Count(big.String(), "a[1]: x"); n != stderrShownBytes/1000 || !strings.Contains(big.String(), "… a[1]: 952000 more bytes") {
+		t.Errorf("%d lines of 1000 bytes shown, want %d, then the bytes not shown: %q", n, stderrShownBytes/1000, big.String()[big.Len()-100:])
 	}
 }

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchy-eval/benchy/adapter"
+)
+
+// How much of the adapters' stderr a run shows on a terminal. Past it, a command writing
+// 100 MB of stderr held the terminal for seconds and pushed everything else out of sight;
+// what is not shown is counted and said once its command's stderr closes.
+const (
+	stderrShownBytes = 1 << 20
+	stderrShownLines = 10000
+)
+
+// stderrShown is how much of the adapters' stderr the run has shown, and what it held back
+// from each source (a binding's worker, "sys[1]: ").
+type stderrShown struct {
+	bytes, lines int
+	hidden       map[string]int
+}
+
+// endStderr says what the run did not show of the stderr of each source not yet closed, and
+// starts the next run's share, with l.mu held.
+func (l *liveLine) endStderr() {
+	for _, source := range slices.Sorted(maps.Keys(l.stderr.hidden)) {
+		l.notShown(source)
+	}
+	l.stderr = stderrShown{}
+}
+
+// Stderr shows a line a command wrote to stderr (adapter.StderrLog), its control characters
+// escaped, or counts it once the run has shown its share.
+func (l *liveLine) Stderr(source string, line []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := &l.stderr
+	if s.bytes+len(line) > stderrShownBytes || s.lines >= stderrShownLines || s.hidden[source] > 0 {
+		if s.hidden == nil {
+			s.hidden = map[string]int{}
+		}
+		s.hidden[source] += len(line)
+		return
+	}
+	s.bytes += len(line)
+	s.lines++
+	l.put([]byte(source + escapeControls(line)))
+}
+
+// StderrEnd says, once a command's stderr has closed, how much of it was not shown.
+func (l *liveLine) StderrEnd(source string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.notShown(source)
+}
+
+func (l *liveLine) notShown(source string) {
+	if n := l.stderr.hidden[source]; n > 0 {
+		delete(l.stderr.hidden, source)
+		l.put(fmt.Appendf(nil, "… %s: %s of stderr not shown\n", strings.TrimSuffix(source, ": "), count(n, "more byte")))
+	}
+}
+
+// Stderr and StderrEnd pass the adapters' stderr on apart, when the runs of several systems
+// share the log, to a terminal's liveLine; to anything else as any other line.
+func (s *syncWriter) Stderr(source string, line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.w.(adapter.StderrLog); ok {
+		l.Stderr(source, line)
+		return
+	}
+	s.w.Write(append([]byte(source), line...))
+}
+
+func (s *syncWriter) StderrEnd(source string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.w.(adapter.StderrLog); ok {
+		l.StderrEnd(source)
+	}
+}
+
+// escapeControls is line as a terminal may show it: a control character other than a tab
+// and the final line break, which would move the cursor (\r over the binding's name), clear
+// the screen (ESC [ 2 J) or set the title or clipboard (OSC), is shown as an escape (\r,
+// \x1b, \u009b), and a byte that is not UTF-8 as \xff. Only a terminal gets this: through
+// a pipe the bytes go as written, for the file or program that reads them to judge.
+func escapeControls(line []byte) string {
+	var b strings.Builder
+	body, end := line, ""
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		body, end = line[:n-1], "\n"
+	}
+	for len(body) > 0 {
+		r, size := utf8.DecodeRune(body)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, body[0])
+		case r == '\t' || (r >= ' ' && r < 0x7f) || r > 0x9f:
+			b.Write(body[:size])
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default: // C1 controls: U+009B is a CSI to some terminals
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		body = body[size:]
+	}
+	b.WriteString(end)
+	return b.String()
+}
+
+// The logs that take the adapters' stderr apart.
+var (
+	_ adapter.StderrLog = (*liveLine)(nil)
+	_ adapter.StderrLog = (*syncWriter)(nil)
+)

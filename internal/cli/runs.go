@@ -173,9 +173,20 @@ func runsList(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "benchy runs list: --limit must be at least 1")
 		return ExitUsage
 	}
+	if *benchmark != "" && *wsFlag == "" && !isFile(*benchmark) {
+		if ws, _ := findRuns(""); ws == "" { // else benchmarkOf says it, or finds it in ws
+			fmt.Fprintf(e.stderr, "benchy runs list: --benchmark %s: no such file\n", *benchmark)
+			return ExitFail
+		}
+	}
 	st, ws, code := openRunsOf(e, "runs list", *wsFlag, *benchmark)
-	if st == nil {
-		if code == ExitOK {
+	if code == ExitOK && *benchmark != "" {
+		code = benchmarkOf(e, ws, *wsFlag, *benchmark)
+	}
+	if st == nil || code != ExitOK {
+		if st != nil {
+			st.Close()
+		} else if code == ExitOK {
 			fmt.Fprintf(e.stderr, "no runs stored in %s yet\n", ws)
 		}
 		return code
@@ -197,6 +208,44 @@ func runsList(e *env, args []string) int {
 	}
 	tw.Flush()
 	return ExitOK
+}
+
+// benchmarkOf checks runs list's --benchmark path against workspace ws (named by flag
+// wsFlag, or found): a file that is neither there from the working directory nor in ws is
+// "no such file", and one outside ws that ws has no file at is said to be outside, not
+// answered with an empty table (benchy run stores a benchmark's runs in its own workspace).
+func benchmarkOf(e *env, ws, wsFlag, path string) int {
+	if isFile(inWorkspace(ws, path)) {
+		return ExitOK
+	}
+	if !isFile(path) {
+		fmt.Fprintf(e.stderr, "benchy runs list: --benchmark %s: no such file\n", path)
+		return ExitFail
+	}
+	if _, ok := inside(ws, path); ok {
+		return ExitOK
+	}
+	if wsFlag != "" {
+		fmt.Fprintf(e.stderr, "benchy runs list: --benchmark %s is not in --workspace %s; without --workspace, runs list reads the runs of the benchmark's own workspace\n", path, wsFlag)
+	} else {
+		fmt.Fprintf(e.stderr, "benchy runs list: --benchmark %s is not in the workspace %s; pass --workspace DIR\n", path, ws)
+	}
+	return ExitFail
+}
+
+// isFile tells whether path names a file (not a folder).
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir()
+}
+
+// inWorkspace is path taken as relative to workspace ws, as --benchmark may be; "" for an
+// absolute path, which is not.
+func inWorkspace(ws, path string) string {
+	if filepath.IsAbs(path) {
+		return ""
+	}
+	return filepath.Join(ws, path)
 }
 
 // benchmarkKey turns a --benchmark path into the workspace-relative path runs are stored
@@ -261,6 +310,9 @@ func runsShow(e *env, args []string) int {
 	if !ok {
 		return code
 	}
+	if !runIDsGiven(e, fs, pos) {
+		return ExitUsage
+	}
 	st, ws, code := openRuns(e, "runs show", *wsFlag)
 	if st == nil {
 		return noRun(e, "runs show", pos[0], ws, code)
@@ -287,6 +339,20 @@ func runsShow(e *env, args []string) int {
 	return ExitOK
 }
 
+// runIDsGiven trims what surrounds each run ID (spaces copied from a table) and refuses an
+// empty one (an unset shell variable) as a usage error, before any store is opened.
+func runIDsGiven(e *env, fs *flag.FlagSet, ids []string) bool {
+	for i, id := range ids {
+		ids[i] = strings.TrimSpace(id)
+		if ids[i] == "" {
+			fmt.Fprintf(e.stderr, "benchy %s: a run ID is empty\n", fs.Name())
+			fs.Usage()
+			return false
+		}
+	}
+	return true
+}
+
 // noRun reports a run looked up in a workspace with no store (code ExitOK), or passes on
 // the failure openRuns reported.
 func noRun(e *env, cmd, id, ws string, code int) int {
@@ -303,6 +369,9 @@ func runsExport(e *env, args []string) int {
 	pos, code, ok := parseArgs(e, fs, args, 1, "run ID")
 	if !ok {
 		return code
+	}
+	if !runIDsGiven(e, fs, pos) {
+		return ExitUsage
 	}
 	f := store.Format(*format)
 	switch f {
@@ -400,6 +469,9 @@ func runsCompare(e *env, args []string) int {
 	pos, code, ok := parseArgs(e, fs, args, 2, "two run IDs, A and B")
 	if !ok {
 		return code
+	}
+	if !runIDsGiven(e, fs, pos) {
+		return ExitUsage
 	}
 	st, ws, code := openRuns(e, "runs compare", *wsFlag)
 	if st == nil {

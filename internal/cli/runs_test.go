@@ -149,7 +149,10 @@ func TestRunsStore(t *testing.T) {
 		t.Errorf("leaderboard --dataset of no run: exit %d\n%s", code, stderr)
 	}
 
-	// Filters and the limit.
+	// Filters and the limit; other.yaml is a benchmark no run took.
+	if err := os.WriteFile(filepath.Join(dir, "other.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		args []string
 		n    int
@@ -179,6 +182,7 @@ func TestRunsStore(t *testing.T) {
 		{[]string{"runs", "show"}, 2, "expects exactly one run ID"},
 		{[]string{"runs", "list", "extra"}, 2, "takes no arguments"},
 		{[]string{"runs", "list", "--limit", "0"}, 2, "--limit"},
+		{[]string{"runs", "list", "--benchmark", "nosuch.yaml"}, 1, "--benchmark nosuch.yaml: no such file"},
 		{[]string{"runs"}, 2, "expects a subcommand"},
 		{[]string{"runs", "delete"}, 2, `unknown subcommand "delete"`},
 		{[]string{"runs", "list", "--workspace", filepath.Join(dir, "nosuch")}, 1, "not a directory"},

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -53,6 +54,21 @@ func Full(r Run) bool {
 		examples = r.Summary.Examples
 	}
 	return r.Options.Limit == 0 || r.Options.Limit > examples
+}
+
+// CoverDataset records that run id's limit covers its whole dataset (the dataset has no
+// more examples than it): the run took them all, so it is a full run, ranked and shown as
+// one, and its limit is dropped. A limit of exactly the dataset's size counted as partial
+// (Full needs a limit above the examples evaluated, not knowing the dataset's size).
+func (s *Store) CoverDataset(id string) error {
+	res, err := s.w.Exec(`UPDATE runs SET options = json_remove(options, '$.limit') WHERE id = ?`, id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return fmt.Errorf("run %s: %w", id, ErrNotFound)
 }
 
 // DatasetCount is a dataset the completed runs of a benchmark took, and how many

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -60,5 +61,41 @@ func TestFullIsLeaders(t *testing.T) {
 		if led[id] != Full(r) {
 			t.Errorf("limit %d of %d examples: Leaders has it %v, Full says %v", r.Options.Limit, r.Summary.Examples, led[id], Full(r))
 		}
+	}
+}
+
+// TestCoverDataset: a run whose limit covers its dataset (56 of 56) is made full by
+// CoverDataset: its limit goes, Full says so and Leaders ranks it; a run of no id is
+// ErrNotFound.
+func TestCoverDataset(t *testing.T) {
+	s, _ := open(t)
+	const bh, digest = "sha256:bench", "sha256:data"
+	sp := spec("b.yaml")
+	sp.BenchmarkHash = bh
+	sp.Options = Options{Limit: 56, Concurrency: 2}
+	r, err := s.CreateRun(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CoverDataset(r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkRunning(r.ID, 56); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(r.ID, &engine.Report{Summary: engine.Summary{Examples: 56}, DatasetDigest: digest}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = s.GetRun(r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r.Options != (Options{Concurrency: 2}) || !Full(r) {
+		t.Errorf("options %+v, full %v; want the limit gone, the concurrency kept, a full run", r.Options, Full(r))
+	}
+	if leaders, err := s.Leaders(bh, digest); err != nil || len(leaders) != 1 {
+		t.Errorf("leaders %d, %v; want the run", len(leaders), err)
+	}
+	if err := s.CoverDataset("01NOSUCHRUN0000000000000000"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no run: %v", err)
 	}
 }

@@ -100,6 +100,12 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			if err != nil && obs.Warn != nil {
 				obs.Warn(err) // the digest is in the report still
 			}
+			if opts.Limit > 0 && opts.Limit >= v.Rows {
+				// The limit covers the dataset: the run takes it all, a full run.
+				if err := rec.Store.CoverDataset(rec.ID); err != nil && obs.Warn != nil {
+					obs.Warn(err)
+				}
+			}
 			// The total is known now: recorded, a listing of the run shows 0 of N.
 			if err := rec.Store.MarkRunning(rec.ID, v.Total); err != nil && obs.Warn != nil {
 				obs.Warn(err)

@@ -51,18 +51,27 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 	case len(board.Entries) > 1:
 		fmt.Fprintln(w, "no difference to the leader is significant: every 95% interval includes 0")
 	}
-	if len(board.Entries) > 0 {
+	switch len(board.Entries) {
+	case 0:
+	case 1: // no other system, so no difference to the leader
+		fmt.Fprintln(w, "\nthe run:")
+	default:
 		fmt.Fprintln(w, "\nruns, and each difference to the leader with its 95% interval:")
+	}
+	if len(board.Entries) > 0 {
 		rw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for i, e := range board.Entries {
 			vs := "the leader"
+			if len(board.Entries) == 1 {
+				vs = ""
+			}
 			if d := e.DeltaInterval; i > 0 && d != nil {
 				vs = fmt.Sprintf("%+.4f [%+.4f, %+.4f]", e.DeltaVsLeader, d.Low, d.High)
 				if e.Significant {
 					vs += "*"
 				}
 			}
-			fmt.Fprintf(rw, "  %d\t%s\t%s\t%s\n", e.Rank, clip(e.System, maxLabel), e.Run, vs)
+			fmt.Fprintln(rw, strings.TrimRight(fmt.Sprintf("  %d\t%s\t%s\t%s", e.Rank, clip(e.System, maxLabel), e.Run, vs), "\t"))
 		}
 		if err := rw.Flush(); err != nil {
 			return err
@@ -85,7 +94,11 @@ func WriteText(w io.Writer, board api.Leaderboard) error {
 		fmt.Fprint(w, wrap("other datasets this benchmark's runs took: "+strings.Join(others, ", ")+"; show one with --dataset", 100))
 	}
 	if board.Unrecorded > 0 {
-		_, err := fmt.Fprintf(w, "%d completed runs are on no board: dataset not recorded (stored by an older benchy)\n", board.Unrecorded)
+		are := "runs are"
+		if board.Unrecorded == 1 {
+			are = "run is"
+		}
+		_, err := fmt.Fprintf(w, "%d completed %s on no board: dataset not recorded (stored by an older benchy)\n", board.Unrecorded, are)
 		return err
 	}
 	return nil

@@ -18,7 +18,7 @@ const (
 	stderrShownLines = 10000
 )
 
-// stderrShown is how much of the adapters' stderr the run has shown, and what it held back
+// stderrShown is how much of the adapters' stderr the run has shown (bytes as shown), and what it held back
 // from each source (a binding's worker, "sys[1]: ").
 type stderrShown struct {
 	bytes, lines int
@@ -35,21 +35,27 @@ func (l *liveLine) endStderr() {
 }
 
 // Stderr shows a line a command wrote to stderr (adapter.StderrLog), its control characters
-// escaped, or counts it once the run has shown its share.
+// escaped, or counts its bytes once the run has shown its share (counted as shown, escapes
+// and prefixes included, so that a line of control characters cannot show four times more).
+// Once a source's line is held back, the rest of it is too: what shows is its beginning.
 func (l *liveLine) Stderr(source string, line []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := &l.stderr
-	if s.bytes+len(line) > stderrShownBytes || s.lines >= stderrShownLines || s.hidden[source] > 0 {
+	var shown string
+	if s.bytes+len(source)+len(line) <= stderrShownBytes && s.lines < stderrShownLines && s.hidden[source] == 0 {
+		shown = source + escapeControls(line) // no longer than the line itself: not worth escaping first
+	}
+	if shown == "" || s.bytes+len(shown) > stderrShownBytes {
 		if s.hidden == nil {
 			s.hidden = map[string]int{}
 		}
 		s.hidden[source] += len(line)
 		return
 	}
-	s.bytes += len(line)
+	s.bytes += len(shown)
 	s.lines++
-	l.put([]byte(source + escapeControls(line)))
+	l.put([]byte(shown))
 }
 
 // StderrEnd says, once a command's stderr has closed, how much of it was not shown.
@@ -92,6 +98,9 @@ func (s *syncWriter) StderrEnd(source string) {
 // \x1b, \u009b), and a byte that is not UTF-8 as \xff. Only a terminal gets this: through
 // a pipe the bytes go as written, for the file or program that reads them to judge.
 func escapeControls(line []byte) string {
+	if plain(line) {
+		return string(line)
+	}
 	var b strings.Builder
 	body, end := line, ""
 	if n := len(line); n > 0 && line[n-1] == '\n' {
@@ -124,3 +133,14 @@ var (
 	_ adapter.StderrLog = (*liveLine)(nil)
 	_ adapter.StderrLog = (*syncWriter)(nil)
 )
+
+// plain reports whether line is printable ASCII, tabs and a final line break: most lines,
+// shown as they are without a look at each rune.
+func plain(line []byte) bool {
+	for i, c := range line {
+		if (c < ' ' && c != '\t' && (c != '\n' || i != len(line)-1)) || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -124,7 +124,33 @@ func TestLiveLineStderrBounded(t *testing.T) {
 		l.Stderr("a[1]: ", line)
 	}
 	l.end()
-	if n := strings.Count(big.String(), "a[1]: x"); n != stderrShownBytes/1000 || !strings.Contains(big.String(), "… a[1]: 952000 more bytes") {
-		t.Errorf("%d lines of 1000 bytes shown, want %d, then the bytes not shown: %q", n, stderrShownBytes/1000, big.String()[big.Len()-100:])
+	if n := strings.Count(big.String(), "a[1]: x"); n != 1042 || !strings.Contains(big.String(), "… a[1]: 958000 more bytes") {
+		t.Errorf("%d lines of 1006 bytes shown, want 1042 (1 MiB), then the bytes not shown: %q", n, big.String()[big.Len()-100:])
+	}
+}
+
+// TestLiveLineResized: a bar drawn for a wide terminal is cut to the width the terminal has
+// when it is drawn again below a log line, not left to wrap.
+func TestLiveLineResized(t *testing.T) {
+	var out strings.Builder
+	cols := 120
+	l := &liveLine{w: &out, cols: func() int { return cols }}
+	l.draw(strings.Repeat("#", 100))
+	cols = 40
+	l.Stderr("a[1]: ", []byte("log\n"))
+	if want := "a[1]: log\n" + strings.Repeat("#", 39); !strings.HasSuffix(out.String(), want) {
+		t.Errorf("wrote %q, want it to end with %q", out.String(), want)
+	}
+}
+
+// TestSyncWriterStderr: the runs of several systems share the log through a syncWriter,
+// which passes the adapters' stderr on apart to a terminal's liveLine (escaped there), and
+// to anything else as any line, prefix first, bytes as they are.
+func TestSyncWriterStderr(t *testing.T) {
+	var term, pipe strings.Builder
+	(&syncWriter{w: &liveLine{w: &term}}).Stderr("a[1]: ", []byte("\x1b[2J\n"))
+	(&syncWriter{w: &pipe}).Stderr("a[1]: ", []byte("\x1b[2J\n"))
+	if term.String() != `a[1]: \x1b[2J`+"\n" || pipe.String() != "a[1]: \x1b[2J\n" {
+		t.Errorf("on a terminal %q, in a pipe %q", term.String(), pipe.String())
 	}
 }

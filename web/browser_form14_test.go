@@ -271,3 +271,41 @@ func TestBrowserForm14TypedThenForm(t *testing.T) {
 		t.Errorf("the form's domain shows %q", got)
 	}
 }
+
+// TestBrowserForm14RenameCollision: a name typed into the form passes through another
+// field's name ("supplier" on the way to "supplier_name"): that step is not written (the
+// form wrote a duplicate key, paused, dropped the focus and lost "_name"), the input says
+// why, and the name typed in the end is written whole. Removing a field puts the focus on
+// the one that took its place, not on the page.
+func TestBrowserForm14RenameCollision(t *testing.T) {
+	requireBrowser(t)
+	srv := sharedServer(t)
+	b := newBrowser(t, 60*time.Second)
+	editor(t, b, srv)
+	b.setYAML(invoiceYAML(t))
+	b.waitValid("")
+	date := outputRow(2) + "input.name"
+	b.run(chromedp.Click(chromedp.CSS(date)))
+	eval[bool](b, `(document.querySelector(`+js(date)+`).select(), true)`)
+	b.run(chromedp.KeyEvent("supplier"))
+	time.Sleep(200 * time.Millisecond)
+	if msg := eval[string](b, `document.querySelector(`+js(date)+`).validationMessage`); !strings.Contains(msg, "another field here is named supplier") {
+		t.Errorf("at the taken name the input says %q", msg)
+	}
+	b.run(chromedp.KeyEvent("_name"))
+	poll[bool](b, "the whole name in the YAML", `(() => {
+		const v = document.getElementById("yaml").value;
+		return v.includes("    supplier_name: date\n") && v.includes("    supplier: string\n") && v.includes("    supplier_name: 1\n");
+	})()`, 3*time.Second, `"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
+	b.waitValid("")
+	if !eval[bool](b, `document.activeElement === document.querySelector(`+js(date)+`)`) {
+		t.Error("the renamed input lost the focus")
+	}
+
+	// × on supplier_name (the second output): the focus goes to the field now second.
+	b.run(chromedp.Click(chromedp.CSS(outputRow(2) + "button.remove")))
+	poll[bool](b, "the next field's name to have the focus", `(() => {
+		const a = document.activeElement;
+		return a && a.matches("input.name") && a.value === "supplier";
+	})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
+}

@@ -67,9 +67,7 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 	return app.Li().Body(
 		app.Div().Class("field").DataSet("field", key).Body(
 			textInput(f.Name).Class("name").Placeholder("name").Title("field name").
-				OnInput(p.onField(side, at, func(list *[]form.Field, i int, v string) {
-					(*list)[i].Name = v // an output field's weights are on its leaves: they follow it
-				}), scope),
+				OnInput(p.onRename(side, at), scope),
 			app.Select().Class("type").Title("type").
 				OnChange(p.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).
 				Body(app.Range(form.Types).Slice(func(k int) app.UI {
@@ -98,14 +96,53 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 					}
 				}), scope),
 			app.Button().Class("small danger remove").Text("×").Title("remove this field").
-				OnClick(p.onField(side, at, func(list *[]form.Field, i int, _ string) {
+				OnClick(p.add(func(*form.Doc) string {
+					list := p.fieldList(side, at[:len(at)-1])
+					if list == nil || i >= len(*list) {
+						return ""
+					}
 					*list = slices.Delete(*list, i, i+1)
+					// The focus goes on: to the field that took its place, the one before, or
+					// the button that adds one.
+					switch {
+					case i < len(*list):
+						return fieldName(side, at)
+					case i > 0:
+						return fieldName(side, append(slices.Clone(at[:len(at)-1]), i-1))
+					case len(at) == 1:
+						return "#add-" + side
+					}
+					return `[data-field="` + side + "." + strings.Join(intStrings(at[:len(at)-1]), ".") + `"] .add-child`
 				}), scope),
 		),
 		app.If(f.Type == "object" && len(f.Children) > 0, func() app.UI {
 			return p.fieldTree(side, f.Children, at)
 		}),
 	)
+}
+
+// onRename renames the field at side/at as its name is typed; a name another field of its
+// list has is not written (two keys of one name: the YAML would no longer parse, the form
+// pause and the keys typed next be lost) but said on the input, until the name differs.
+// An output field's weights are on its leaves: they follow it.
+func (p *formPanel) onRename(side string, at []int) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		list := p.fieldList(side, at[:len(at)-1])
+		i := at[len(at)-1]
+		if list == nil || i >= len(*list) {
+			return
+		}
+		in, v := ctx.JSSrc(), value(ctx)
+		taken := slices.ContainsFunc(*list, func(f form.Field) bool { return f.Name == v })
+		if taken && (*list)[i].Name != v {
+			in.Call("setCustomValidity", "another field here is named "+v+": not written until the name differs")
+			in.Call("reportValidity")
+			return
+		}
+		in.Call("setCustomValidity", "")
+		(*list)[i].Name = v
+		p.Owner.formChanged(ctx)
+	}
 }
 
 // setType changes a field's type, giving an enum or object what it needs to be valid.

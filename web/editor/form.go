@@ -80,7 +80,10 @@ func (p *formPanel) renderForm() app.UI {
 	if d == nil {
 		return app.Section().Class("panel").Body(app.P().Class("muted").Text("Loading…"))
 	}
-	list := d.Locked()
+	var list []form.Lock
+	if p.Parses { // a paused form shows no reasons of the text before
+		list = d.Locked()
+	}
 	lk := lockSet(list)
 	if n := countFields(d.Input) + countFields(d.Output); n > bigForm && !p.wholeForm {
 		return app.Section().ID("form").Class("panel").Body(

@@ -161,10 +161,13 @@ func (d *Doc) SyncWeights() {
 	walk(d.Output, true)
 }
 
-// FromYAML fills a document from YAML text. ok is false when the text does not parse; a text
-// that parses fills what it can, however far from valid it is.
+// FromYAML fills a document from YAML text. ok is false when the text does not parse, or
+// its comments cannot be kept (the form would drop them: Paused says why); a text that
+// parses fills what it can, however far from valid it is.
 func FromYAML(src string) (d *Doc, ok bool) {
-	root, ds, _ := yamlnode.Parse([]byte(src), yamlnode.Options{})
+	// Read as the form writes it back, comments kept: a text whose comments cannot be
+	// placed (unplaced_comment) is not the form's to write, or its comments would go.
+	root, ds, _ := yamlnode.Parse([]byte(src), yamlnode.Options{Comments: true})
 	if root == nil || len(ds) > 0 {
 		return nil, false
 	}

@@ -83,8 +83,9 @@ func (d *Doc) patched() string {
 
 // merge is now, the form's value of a part, made of the text's own nodes (src, which the
 // form read as was) wherever the value did not change: an entry edited changes alone, and
-// every other keeps its comments and its spelling (0x1 stays 0x1, not "0x1"). A renamed
-// entry keeps its comments; a scalar edited keeps its line comment.
+// every other keeps its comments and its value as the text had it (0x1 is written as the
+// number it is, 1, as benchy fmt writes it; it became the string "0x1"). A renamed entry
+// keeps its comments, a scalar edited its line comment, a list's members theirs.
 func merge(src, was, now *yamlnode.Node) *yamlnode.Node {
 	switch {
 	case src == nil || was == nil || now == nil:
@@ -120,6 +121,22 @@ func merge(src, was, now *yamlnode.Node) *yamlnode.Node {
 			out.Pairs = append(out.Pairs, pair)
 		}
 		return out
+	case src.Kind == yamlnode.Seq && now.Kind == yamlnode.Seq:
+		// A list edited (an enum's members): each member still there keeps its node, with
+		// its comment; the list keeps its style.
+		out := &yamlnode.Node{Kind: yamlnode.Seq, Line: src.Line, Col: src.Col, Flow: src.Flow, Comment: src.Comment, CommentAt: src.CommentAt}
+		used := make([]bool, len(src.Items))
+		for _, it := range now.Items {
+			kept := it
+			for k, old := range src.Items {
+				if !used[k] && same(old, it) {
+					used[k], kept = true, old
+					break
+				}
+			}
+			out.Items = append(out.Items, kept)
+		}
+		return out
 	case isScalar(src) && isScalar(now) && src.Comment != "":
 		out := *now
 		out.Comment = src.Comment
@@ -142,7 +159,7 @@ func lockReason(src, have *yamlnode.Node, p []string) string {
 		case v == nil:
 			return missingReason(parent, p[:i], k)
 		case i == len(p)-1:
-			if same(v, at(have, p)) {
+			if covered(v, at(have, p)) {
 				return ""
 			}
 			return strings.Join(p, ".") + " holds what the form cannot show exactly; edit it in the YAML"
@@ -171,6 +188,22 @@ func missingReason(section *yamlnode.Node, where []string, key string) string {
 		name = "the file"
 	}
 	return name + " has the unknown key " + strings.Join(unknown, ", ") + " in place of " + key + "; fix it in the YAML"
+}
+
+// covered reports whether the form shows all of text node n as it is: the same value, or
+// for a mapping every entry of n the same in the form's (which may have more: the weight of
+// a leaf the text has none for, which the form shows as 1 and writes only with an edit).
+func covered(n, shown *yamlnode.Node) bool {
+	if n == nil || shown == nil || n.Kind != yamlnode.Map || shown.Kind != yamlnode.Map {
+		return same(n, shown)
+	}
+	for _, pair := range n.Pairs {
+		v, _ := shown.Get(pair.Key)
+		if v == nil || !covered(pair.Value, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // known reports whether key belongs in the section at path parent.

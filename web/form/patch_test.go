@@ -302,3 +302,102 @@ func TestLockedMisspeltSection(t *testing.T) {
 		})
 	}
 }
+
+// A text whose comments the form could not keep (one inside a flow mapping: benchy fmt
+// refuses it as unplaced_comment) is not the form's to write: FromYAML says it does not
+// read it, and Paused says why. The form wrote it from its own defaults, weigths: and
+// every comment dropped, and the text became "valid".
+func TestCommentsTheFormCannotKeep(t *testing.T) {
+	example, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(example), `  weights:
+    invoice_number: 1
+    date: 1
+    supplier: 1
+    subtotal: 1
+    total: 5
+`, `  weigths: {
+    invoice_number: 1, date: 1, supplier: 1, subtotal: 1,
+    # money
+    total: 5
+  }
+`, 1)
+	if src == string(example) {
+		t.Fatal("the example's weights are not the ones this test rewrites")
+	}
+	if _, ok := FromYAML(src); ok {
+		t.Error("FromYAML reads a text whose comments it cannot keep")
+	}
+	if why := Paused(src); !strings.Contains(why, "comment") {
+		t.Errorf("Paused = %q, want the comment's diagnostic", why)
+	}
+}
+
+// An enum's members edited (a chip added) keep their comments and the list its style.
+func TestEditKeepsMembers(t *testing.T) {
+	src := `version: "1.0"
+ontology_version: "1.0"
+benchmark:
+  task: classify
+  domain: general
+  language: en
+program:
+  input:
+    text: string
+  output:
+    label:
+      enum:
+        - positive # good
+        - neutral # meh
+        - negative
+scoring:
+  weights:
+    label: 1
+  aggregator: weighted_mean
+data:
+  path: ./data.jsonl
+ai-system:
+  type: external
+  id: sentiment
+`
+	d, ok := FromYAML(src)
+	if !ok {
+		t.Fatal("does not parse")
+	}
+	d.Output[0].Members = append(d.Output[0].Members, "mixed")
+	out := d.Canonical()
+	for _, w := range []string{"- positive # good\n", "- neutral # meh\n", "- negative\n", "- mixed\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the text lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// A leaf the text gives no weight (a field just added in the YAML) leaves the weights
+// editable: the form shows it as 1 and writes that only with an edit of the weights (the
+// whole of scoring.weights was locked, so the form could not add the weight asked for).
+func TestMissingWeightNotLocked(t *testing.T) {
+	example, err := os.ReadFile("../../engine/testdata/invoice/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(example), "    total: float\n", "    total: float\n    currency: string\n", 1)
+	d, ok := FromYAML(src)
+	if !ok {
+		t.Fatal("does not parse")
+	}
+	if locks := d.Locked(); len(locks) > 0 {
+		t.Fatalf("locked: %+v", locks)
+	}
+	d.Domain = "retail"
+	if out := d.Canonical(); strings.Contains(out, "currency: 1") {
+		t.Errorf("a domain edit wrote the missing weight:\n%s", out)
+	}
+	d.SetWeight([]int{5}, "2")
+	out := d.Canonical()
+	if !strings.Contains(out, "    currency: 2\n") || !strings.Contains(out, "    total: 5\n") {
+		t.Errorf("the weight edit:\n%s", out)
+	}
+}

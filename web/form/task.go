@@ -1,6 +1,7 @@
 package form
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/benchy-eval/benchy/internal/yamlnode"
@@ -48,6 +49,12 @@ func Paused(src string) string {
 	}
 	if root == nil {
 		return "the YAML does not parse"
+	}
+	// FromYAML reads the text with its comments; some it cannot place (inside a flow
+	// collection, around ---), and writing the form back would drop them all.
+	if _, ds, _ := yamlnode.Parse([]byte(src), yamlnode.Options{Comments: true}); len(ds) > 0 {
+		d := ds.Sort()[0]
+		return fmt.Sprintf("the form cannot keep this file's comments: one near line %d cannot stay where it is (inside a flow {…} or […], or around ---); move it, or edit in the YAML", d.Line)
 	}
 	return ""
 }

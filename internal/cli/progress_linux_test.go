@@ -98,6 +98,46 @@ func TestAdapterStderrBoundedOnTerminal(t *testing.T) {
 	}
 }
 
+// TestAdapterStderrLogFile: a stored run on a terminal keeps all of its adapters' stderr,
+// bytes as written and its credentials masked, in a log of its own beside the store
+// (.benchy/logs/RUN.stderr.log, owner only), and the note on what the terminal did not show
+// names it; before, what was not shown was lost.
+func TestAdapterStderrLogFile(t *testing.T) {
+	const secret = "sk-Zq8vN3kT1bW6yH0pL4xR9cF2"
+	t.Setenv("MY_API_KEY", secret)
+	dir := scriptedBench(t, `if [ ! -e done ]; then touch done; i=0; while [ $i -lt 12000 ]; do echo "line $i $MY_API_KEY" >&2; i=$((i+1)); done; printf '\033[2J\n' >&2; fi`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "benchy.runtime.yaml"), []byte("bindings:\n  sys:\n    command: [sh, answer.sh]\n    env: [MY_API_KEY]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := ptyRun(t, dir, 200)
+	logs, _ := filepath.Glob(filepath.Join(dir, ".benchy", "logs", "*.stderr.log"))
+	if len(logs) != 1 {
+		t.Fatalf("the run's logs: %v, want one\n%q", logs, out[max(0, len(out)-500):])
+	}
+	kept, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(logs[0]); info.Mode().Perm() != 0o600 {
+		t.Errorf("the log's mode is %v, want 0600", info.Mode().Perm())
+	}
+	if n := bytes.Count(kept, []byte("sys[1]: line ")); n != 12000 || !bytes.HasSuffix(kept, []byte("sys[1]: \x1b[2J\n")) {
+		t.Errorf("the log keeps %d lines, want 12000 then the raw escape; its end: %q", n, kept[max(0, len(kept)-100):])
+	}
+	if bytes.Contains(kept, []byte(secret)) || bytes.Contains(out, []byte(secret)) {
+		t.Errorf("the key is in the log or on the terminal")
+	}
+	hidden := 0
+	for i := 10000; i < 12000; i++ {
+		hidden += len(fmt.Sprintf("line %d [redacted]\n", i))
+	}
+	hidden += len("\x1b[2J\n")
+	notice := fmt.Sprintf("… sys[1]: %d more bytes of stderr not shown (the run's stderr is in %s)\r\n", hidden, logs[0])
+	if !bytes.Contains(out, []byte(notice)) {
+		t.Errorf("the terminal lacks %q; its end:\n%s", notice, out[max(0, len(out)-600):])
+	}
+}
+
 // TestAdapterStderrRawInPipe: through a pipe (a log file, CI), an adapter's stderr goes as
 // it wrote it, control characters, bytes that are not UTF-8 and all, for what reads it to
 // judge: only a terminal obeys them.
@@ -121,9 +161,16 @@ func runOnPTY(t *testing.T, script string, cols int) []byte { return runOnPTYRow
 
 func runOnPTYRows(t *testing.T, script string, cols, rows int) []byte {
 	t.Helper()
-	dir := scriptedBench(t, script, rows)
+	return ptyRun(t, scriptedBench(t, script, rows), cols, "--no-store")
+}
+
+// ptyRun runs the benchmark in dir, with flags, standard error a terminal of cols columns,
+// and returns what the terminal was sent.
+func ptyRun(t *testing.T, dir string, cols int, flags ...string) []byte {
+	t.Helper()
 	master, terminal := openPTY(t, cols)
-	cmd := exec.Command(benchyProcess(t), "run", "--no-store", "--concurrency", "1", "-o", "out.json", "benchmark.yaml")
+	args := append(append([]string{"run"}, flags...), "--concurrency", "1", "-o", "out.json", "benchmark.yaml")
+	cmd := exec.Command(benchyProcess(t), args...)
 	cmd.Dir, cmd.Stderr = dir, terminal
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -18,11 +18,12 @@ const (
 	stderrShownLines = 10000
 )
 
-// stderrShown is how much of the adapters' stderr the run has shown (bytes as shown), and what it held back
-// from each source (a binding's worker, "sys[1]: ").
+// stderrShown is how much of the adapters' stderr the run has shown (bytes as shown), what
+// it held back from each source (a binding's worker, "sys[1]: "), and its log of all of it.
 type stderrShown struct {
 	bytes, lines int
 	hidden       map[string]int
+	file         stderrFile
 }
 
 // endStderr says what the run did not show of the stderr of each source not yet closed, and
@@ -31,6 +32,7 @@ func (l *liveLine) endStderr() {
 	for _, source := range slices.Sorted(maps.Keys(l.stderr.hidden)) {
 		l.notShown(source)
 	}
+	l.stderr.file.close()
 	l.stderr = stderrShown{}
 }
 
@@ -42,9 +44,10 @@ func (l *liveLine) Stderr(source string, line []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := &l.stderr
+	s.file.write(source, line)
 	var shown string
 	if s.bytes+len(source)+len(line) <= stderrShownBytes && s.lines < stderrShownLines && s.hidden[source] == 0 {
-		shown = source + escapeControls(line) // no longer than the line itself: not worth escaping first
+		shown = source + escapeControls(line) // only a line that may show: escaping every line held back took seconds for 100 MB
 	}
 	if shown == "" || s.bytes+len(shown) > stderrShownBytes {
 		if s.hidden == nil {
@@ -68,7 +71,7 @@ func (l *liveLine) StderrEnd(source string) {
 func (l *liveLine) notShown(source string) {
 	if n := l.stderr.hidden[source]; n > 0 {
 		delete(l.stderr.hidden, source)
-		l.put(fmt.Appendf(nil, "… %s: %s of stderr not shown\n", strings.TrimSuffix(source, ": "), count(n, "more byte")))
+		l.put(fmt.Appendf(nil, "… %s: %s of stderr not shown%s\n", strings.TrimSuffix(source, ": "), count(n, "more byte"), l.stderr.file.where()))
 	}
 }
 

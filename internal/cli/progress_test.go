@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -152,5 +155,30 @@ func TestSyncWriterStderr(t *testing.T) {
 	(&syncWriter{w: &pipe}).Stderr("a[1]: ", []byte("\x1b[2J\n"))
 	if term.String() != `a[1]: \x1b[2J`+"\n" || pipe.String() != "a[1]: \x1b[2J\n" {
 		t.Errorf("on a terminal %q, in a pipe %q", term.String(), pipe.String())
+	}
+}
+
+// TestStderrFileBounded: a run's log of its adapters' stderr keeps 64 MiB at most, then says
+// in it how much more there was.
+func TestStderrFileBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logs", "run.stderr.log")
+	var out strings.Builder
+	l := &liveLine{w: &out}
+	l.stderr.file.path = path
+	line := []byte(strings.Repeat("x", 1<<20-7) + "\n") // 1 MiB with the prefix
+	for range 66 {
+		l.Stderr("a[1]: ", line)
+	}
+	l.end()
+	kept, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := fmt.Sprintf("… %d more bytes of stderr not kept: a run keeps 64 MiB\n", 2*len(line))
+	if len(kept) != 64<<20+len(note) || !strings.HasSuffix(string(kept), note) {
+		t.Errorf("the log holds %d bytes, want 64 MiB and %q; its end: %q", len(kept), note, kept[max(0, len(kept)-80):])
+	}
+	if !strings.Contains(out.String(), "(the run's stderr is in "+path+")") {
+		t.Errorf("the terminal does not name the log: %q", out.String()[max(0, out.Len()-200):])
 	}
 }

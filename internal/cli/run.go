@@ -174,6 +174,7 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	}}
 	if bar != nil {
 		obs.Progress = bar.update
+		bar.keepStderr(res.rec.stderrLog()) // on a terminal, which shows only its beginning
 	}
 	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, Results: jsonl},
 		res.rec.record(), obs)

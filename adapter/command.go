@@ -195,6 +195,7 @@ func (a *commandAdapter) Close() error {
 		a.p.close()
 		a.p = nil
 	}
+	a.l.stderrCopied(a.prefix) // its killed processes' stderr too
 	return nil
 }
 

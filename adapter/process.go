@@ -58,7 +58,29 @@ type launch struct {
 	env     []string
 	secrets *redact.Secrets
 	log     *logSink
+
+	mu      sync.Mutex
+	copiers map[string]*sync.WaitGroup // per worker (its prefix): its processes' stderr copies
 }
+
+// copying is the stderr copies of the processes of the worker named prefix.
+func (l *launch) copying(prefix string) *sync.WaitGroup {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.copiers == nil {
+		l.copiers = map[string]*sync.WaitGroup{}
+	}
+	if l.copiers[prefix] == nil {
+		l.copiers[prefix] = new(sync.WaitGroup)
+	}
+	return l.copiers[prefix]
+}
+
+// stderrCopied waits until the stderr of every process the worker named prefix started is
+// in the log, those killed and replaced too (a killed process's stderr closes within
+// stderrGrace, see wait): once a worker is closed its log is whole. Its last process was
+// often one killed, whose lines reached the log after Close had returned.
+func (l *launch) stderrCopied(prefix string) { l.copying(prefix).Wait() }
 
 // startProcess starts the binding's command in its directory, with the launch's
 // environment only, in a process group of its own (see newProcessGroup).
@@ -91,7 +113,12 @@ func startProcess(l *launch, prefix string, allowance bool) (*process, error) {
 	}
 	p := &process{cmd: cmd, stdin: inW, stdout: outR, out: bufio.NewReaderSize(outR, readBuffer),
 		exited: make(chan struct{}), stderrDone: make(chan struct{}), allowance: allowance}
-	go p.copyStderr(errR, l.log, prefix, l.secrets)
+	copying := l.copying(prefix)
+	copying.Add(1)
+	go func() {
+		defer copying.Done()
+		p.copyStderr(errR, l.log, prefix, l.secrets)
+	}()
 	go p.wait(errR)
 	return p, nil
 }

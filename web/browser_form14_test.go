@@ -287,8 +287,18 @@ func TestBrowserForm14RenameCollision(t *testing.T) {
 	date := outputRow(2) + "input.name"
 	b.run(chromedp.Click(chromedp.CSS(date)))
 	eval[bool](b, `(document.querySelector(`+js(date)+`).select(), true)`)
-	b.run(chromedp.KeyEvent("supplier"))
-	time.Sleep(200 * time.Millisecond)
+	// Two keys in one moment: "e" is written, "r" makes a taken name; the render of "e"
+	// must not put "supplie" back under the cursor (it did: "_name" then made supplie_name).
+	eval[bool](b, `(() => {
+		const el = document.querySelector(`+js(date)+`);
+		el.value = "supplie"; el.dispatchEvent(new Event("input", {bubbles: true}));
+		el.value = "supplier"; el.dispatchEvent(new Event("input", {bubbles: true}));
+		return true;
+	})()`)
+	time.Sleep(300 * time.Millisecond)
+	if got := eval[string](b, `document.querySelector(`+js(date)+`).value`); got != "supplier" {
+		t.Errorf("after a taken name the input shows %q, want what was typed", got)
+	}
 	if msg := eval[string](b, `document.querySelector(`+js(date)+`).validationMessage`); !strings.Contains(msg, "another field here is named supplier") {
 		t.Errorf("at the taken name the input says %q", msg)
 	}

@@ -66,8 +66,9 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 	scope := app.EventScope(key)
 	return app.Li().Body(
 		app.Div().Class("field").DataSet("field", key).Body(
-			textInput(f.Name).Class("name").Placeholder("name").Title("field name").
-				OnInput(p.onRename(side, at), scope),
+			textInput(p.shownName(key, f.Name)).Class("name").Placeholder("name").Title("field name").
+				OnInput(p.onRename(side, at), scope).
+				OnBlur(p.onNameLeft(side, at), scope),
 			app.Select().Class("type").Title("type").
 				OnChange(p.onField(side, at, func(list *[]form.Field, i int, v string) { setType(&(*list)[i], v) }), scope).
 				Body(app.Range(form.Types).Slice(func(k int) app.UI {
@@ -133,17 +134,52 @@ func (p *formPanel) onRename(side string, at []int) app.EventHandler {
 			return
 		}
 		in, v := ctx.JSSrc(), value(ctx)
+		key := fieldKey(side, at)
 		taken := slices.ContainsFunc(*list, func(f form.Field) bool { return f.Name == v })
 		if taken && (*list)[i].Name != v {
+			if p.typed == nil {
+				p.typed = map[string]string{}
+			}
+			p.typed[key] = v
 			in.Call("setCustomValidity", "another field here is named "+v+": not written until the name differs")
 			in.Call("reportValidity")
 			return
 		}
+		delete(p.typed, key)
 		in.Call("setCustomValidity", "")
 		(*list)[i].Name = v
 		p.Owner.formChanged(ctx)
 	}
 }
+
+// onNameLeft: leaving a name input that holds a name not written (onRename) shows the
+// field's name again.
+func (p *formPanel) onNameLeft(side string, at []int) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		key := fieldKey(side, at)
+		if _, ok := p.typed[key]; !ok {
+			return
+		}
+		delete(p.typed, key)
+		in := ctx.JSSrc()
+		in.Call("setCustomValidity", "")
+		if list := p.fieldList(side, at[:len(at)-1]); list != nil && at[len(at)-1] < len(*list) {
+			in.Set("value", (*list)[at[len(at)-1]].Name) // go-app sets it only when it changes
+		}
+	}
+}
+
+// shownName is what the name input of field key shows: the name typed, while it is not
+// written (onRename), else the field's name.
+func (p *formPanel) shownName(key, name string) string {
+	if t, ok := p.typed[key]; ok {
+		return t
+	}
+	return name
+}
+
+// fieldKey names the field at side/at: "output.2.0".
+func fieldKey(side string, at []int) string { return side + "." + strings.Join(intStrings(at), ".") }
 
 // setType changes a field's type, giving an enum or object what it needs to be valid.
 func setType(f *form.Field, t string) {

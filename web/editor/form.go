@@ -24,8 +24,12 @@ type formPanel struct {
 	// it (line:column: code: message), a duplicate key as duplicate_key at its line.
 	Paused string
 
-	wholeForm bool   // show every field of a very large program
-	taskNote  string // what the last switch of task added (form.Doc.SetTask)
+	wholeForm bool // show every field of a very large program
+	// typed are names typed into a field's input that another field of its list has, by
+	// the field's key: not written, but shown as typed (a render of an earlier key must not
+	// put the old name back under the cursor) until the name differs or the input is left.
+	typed    map[string]string
+	taskNote string // what the last switch of task added (form.Doc.SetTask)
 }
 
 // document is what the form panel edits: the editor's document, read when the form is

@@ -229,6 +229,19 @@ func TestBrowserForm14Focus(t *testing.T) {
 			return a && a.closest("#params") !== null && a.matches("input.name") && a.value === `+js(want)+` && a.selectionEnd === `+js(want)+`.length;
 		})()`, 3*time.Second, `"focus: " + (document.activeElement && document.activeElement.outerHTML.slice(0, 120))`)
 	}
+	// A parameter key another parameter has is not written (a duplicate key paused the form).
+	second := "#params .field:nth-of-type(2) input.name"
+	eval[bool](b, `(() => { const el = document.querySelector(`+js(second)+`); el.focus(); el.value = "temperature"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	time.Sleep(200 * time.Millisecond)
+	if msg := eval[string](b, `document.querySelector(`+js(second)+`).validationMessage`); !strings.Contains(msg, "another parameter is named temperature") {
+		t.Errorf("a taken parameter key says %q", msg)
+	}
+	if y := b.yamlText(); strings.Count(y, "temperature:") != 1 || !strings.Contains(y, "max_tokens:") {
+		t.Errorf("a taken parameter key was written:\n%s", y)
+	}
+	eval[bool](b, `(() => { const el = document.querySelector(`+js(second)+`); el.value = "temperature_2"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	poll[bool](b, "the new key", `document.getElementById("yaml").value.includes("temperature_2:")`, 3*time.Second, `"YAML: " + JSON.stringify(document.getElementById("yaml").value)`)
+
 	// The model's inputs write their own keys (go-app keeps an element's first handler).
 	b.setControl("#provider", "openai")
 	b.setControl("#model", "gpt-4o-mini")

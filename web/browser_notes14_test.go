@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestBrowserNotes14: the editor's notes say what kind they are: a save of a benchmark
@@ -53,5 +56,26 @@ func TestBrowserNotes14(t *testing.T) {
 	poll[bool](b, "the undo of Open…", `location.search === "?path=draft.yaml"`, 5*time.Second, `location.search`)
 	if n := eval[string](b, `(document.getElementById("editor-note") || {textContent: ""}).textContent`); n != "" {
 		t.Errorf("after undoing Open… the note says %q", n)
+	}
+}
+
+// TestBrowserSavePathEnter: Enter in the path to save under saves there, as Save does.
+func TestBrowserSavePathEnter(t *testing.T) {
+	requireBrowser(t)
+	dir := invoiceWorkspace(t, t.TempDir(), false)
+	orig, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, dir)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/"))
+	poll[bool](b, "the editor", `document.body.getAttribute("data-benchy-ready") === "1"`, 10*time.Second, editorStateJS)
+	text := string(orig) + "# entered\n"
+	b.setYAML(text)
+	b.run(chromedp.SendKeys(chromedp.ID("save-path"), "entered.yaml"+kb.Enter))
+	b.waitEditorNote("saved entered.yaml")
+	if data, err := os.ReadFile(filepath.Join(dir, "entered.yaml")); err != nil || string(data) != text {
+		t.Errorf("entered.yaml holds %q, %v", data, err)
 	}
 }

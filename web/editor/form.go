@@ -253,12 +253,9 @@ func (p *formPanel) renderParams(d *form.Doc) app.UI {
 		app.Label().Text("parameters"),
 		app.Range(d.Params).Slice(func(i int) app.UI {
 			return app.Div().Class("field").Body(
-				textInput(d.Params[i].Key).Class("name").Placeholder("temperature").
-					OnInput(p.edit(func(d *form.Doc, v string) {
-						if i < len(d.Params) {
-							d.Params[i].Key = v
-						}
-					}), app.EventScope(i)),
+				textInput(p.shownName("param."+strconv.Itoa(i), d.Params[i].Key)).Class("name").Placeholder("temperature").
+					OnInput(p.onParamKey(i), app.EventScope(i)).
+					OnBlur(p.onParamKeyLeft(i), app.EventScope(i)),
 				textInput(d.Params[i].Value).Placeholder("0").
 					OnInput(p.edit(func(d *form.Doc, v string) {
 						if i < len(d.Params) {
@@ -323,4 +320,46 @@ func (e *Page) paused() string {
 		return ""
 	}
 	return form.Paused(e.yaml)
+}
+
+// onParamKey renames parameter i as its key is typed; a key another parameter has is not
+// written (a duplicate key would pause the form) but said on the input, as onRename does
+// for fields.
+func (p *formPanel) onParamKey(i int) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		d := p.Owner.current()
+		if d == nil || i >= len(d.Params) {
+			return
+		}
+		in, v, key := ctx.JSSrc(), value(ctx), "param."+strconv.Itoa(i)
+		if d.Params[i].Key != v && slices.ContainsFunc(d.Params, func(q form.Param) bool { return q.Key == v }) {
+			if p.typed == nil {
+				p.typed = map[string]string{}
+			}
+			p.typed[key] = v
+			in.Call("setCustomValidity", "another parameter is named "+v+": not written until the name differs")
+			in.Call("reportValidity")
+			return
+		}
+		delete(p.typed, key)
+		in.Call("setCustomValidity", "")
+		d.Params[i].Key = v
+		p.Owner.formChanged(ctx)
+	}
+}
+
+// onParamKeyLeft: leaving a key input holding a key not written shows the parameter's key.
+func (p *formPanel) onParamKeyLeft(i int) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		key := "param." + strconv.Itoa(i)
+		if _, ok := p.typed[key]; !ok {
+			return
+		}
+		delete(p.typed, key)
+		in := ctx.JSSrc()
+		in.Call("setCustomValidity", "")
+		if d := p.Owner.current(); d != nil && i < len(d.Params) {
+			in.Set("value", d.Params[i].Key)
+		}
+	}
 }

@@ -41,7 +41,13 @@ func (e *Page) renderToolbar() app.UI {
 			Title("Redo what was undone (Ctrl+Shift+Z or Ctrl+Y, ⇧⌘Z)").OnClick(e.onRedo),
 		textInput(e.path).ID("save-path").Placeholder("folder/benchmark.yaml").
 			Title("where to save it in the workspace").
-			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
+			OnChange(func(ctx app.Context, ev app.Event) { e.path = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }).
+			OnKeyDown(func(ctx app.Context, ev app.Event) { // Enter saves there, as Save does
+				if ev.Get("key").String() == "Enter" {
+					ev.PreventDefault()
+					e.onSave(ctx, ev)
+				}
+			}),
 		app.Button().ID("save").Class("primary").Text("Save").OnClick(e.onSave),
 		app.If(e.unsaved(), func() app.UI {
 			return app.Span().ID("unsaved").Class("badge").Title("the text differs from the saved file, or is saved nowhere").Text("unsaved")

@@ -26,6 +26,9 @@ type Page struct {
 	doc    *form.Doc // what the form shows: the last YAML that parsed, or the form's own edits
 	valid  bool
 	parses bool // the YAML parses: the form can write it back without losing anything
+	// pausedWhy is why the form is paused, as the CLI says it (form.Paused); "" while the
+	// YAML parses.
+	pausedWhy string
 
 	diags     diag.List
 	canonical []byte // the canonical IR of the last valid compile: the bytes hash names
@@ -191,7 +194,10 @@ func (e *Page) showAs(ctx app.Context, src string, fromForm, typed bool) {
 	e.yaml = src
 	e.compile()
 	d, parses := form.FromYAML(src)
-	e.parses = parses
+	e.parses, e.pausedWhy = parses, ""
+	if !parses {
+		e.pausedWhy = form.Paused(src) // once a text, not at every render
+	}
 	if !typed || !parses {
 		e.catchUp(ctx) // a form that pauses shows the last text that parsed
 	}
@@ -243,11 +249,19 @@ func (e *Page) compile() {
 // catchUp gives the form the document typing in the YAML left it (showAs), if it has not
 // caught up yet.
 func (e *Page) catchUp(ctx app.Context) {
+	if e.takeLater() {
+		ctx.Defer(clearEmptiedInputs)
+	}
+}
+
+// takeLater makes the document typing left (showAs) the form's, reporting whether there
+// was one.
+func (e *Page) takeLater() bool {
 	if e.later == nil {
-		return
+		return false
 	}
 	e.doc, e.later, e.rev = e.later, nil, e.rev+1
-	ctx.Defer(clearEmptiedInputs)
+	return true
 }
 
 // onYAML handles typing in the YAML: a text of the paper's size compiled at once (in about
@@ -278,9 +292,7 @@ func (e *Page) onYAML(ctx app.Context, ev app.Event) {
 // current is the document the form shows and edits: what the YAML typed last holds, even
 // before the form caught up with it (showAs), so that a form edit never writes over it.
 func (e *Page) current() *form.Doc {
-	if e.later != nil {
-		e.doc, e.later, e.rev = e.later, nil, e.rev+1
-	}
+	e.takeLater()
 	return e.doc
 }
 
@@ -323,7 +335,7 @@ func (e *Page) Render() app.UI {
 		app.If(e.conflict != nil, e.renderConflict),
 		app.If(e.ask != nil, e.renderAsk),
 		app.Div().Class("grid-editor").Body(
-			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses, Paused: e.paused()},
+			&formPanel{Owner: e, Rev: e.rev, Parses: e.parses, Paused: e.pausedWhy},
 			e.renderSource(),
 			&irPanel{Valid: e.valid, Hash: e.hash, IR: e.ir},
 		),

@@ -62,7 +62,7 @@ func (p *formPanel) fieldTree(side string, list []form.Field, at []int) app.UI {
 
 func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 	i := at[len(at)-1]
-	key := side + "." + strings.Join(intStrings(at), ".")
+	key := fieldKey(side, at)
 	scope := app.EventScope(key)
 	return app.Li().Body(
 		app.Div().Class("field").DataSet("field", key).Body(
@@ -113,7 +113,7 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 					case len(at) == 1:
 						return "#add-" + side
 					}
-					return `[data-field="` + side + "." + strings.Join(intStrings(at[:len(at)-1]), ".") + `"] .add-child`
+					return fieldSelector(side, at[:len(at)-1]) + " .add-child"
 				}), scope),
 		),
 		app.If(f.Type == "object" && len(f.Children) > 0, func() app.UI {
@@ -124,8 +124,8 @@ func (p *formPanel) fieldRow(side string, f form.Field, at []int) app.UI {
 
 // onRename renames the field at side/at as its name is typed; a name another field of its
 // list has is not written (two keys of one name: the YAML would no longer parse, the form
-// pause and the keys typed next be lost) but said on the input, until the name differs.
-// An output field's weights are on its leaves: they follow it.
+// pause and the keys typed next be lost) but said on the input (names.go). An output
+// field's weights are on its leaves: they follow it.
 func (p *formPanel) onRename(side string, at []int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
 		list := p.fieldList(side, at[:len(at)-1])
@@ -133,49 +133,23 @@ func (p *formPanel) onRename(side string, at []int) app.EventHandler {
 		if list == nil || i >= len(*list) {
 			return
 		}
-		in, v := ctx.JSSrc(), value(ctx)
-		key := fieldKey(side, at)
-		taken := slices.ContainsFunc(*list, func(f form.Field) bool { return f.Name == v })
-		if taken && (*list)[i].Name != v {
-			if p.typed == nil {
-				p.typed = map[string]string{}
-			}
-			p.typed[key] = v
-			in.Call("setCustomValidity", "another field here is named "+v+": not written until the name differs")
-			in.Call("reportValidity")
+		v := value(ctx)
+		taken := v != (*list)[i].Name && slices.ContainsFunc(*list, func(f form.Field) bool { return f.Name == v })
+		if p.refused(ctx.JSSrc(), fieldKey(side, at), v, taken, "another field here") {
 			return
 		}
-		delete(p.typed, key)
-		in.Call("setCustomValidity", "")
 		(*list)[i].Name = v
 		p.Owner.formChanged(ctx)
 	}
 }
 
-// onNameLeft: leaving a name input that holds a name not written (onRename) shows the
-// field's name again.
+// onNameLeft: leaving a name input that holds a name not written shows the field's name.
 func (p *formPanel) onNameLeft(side string, at []int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
-		key := fieldKey(side, at)
-		if _, ok := p.typed[key]; !ok {
-			return
-		}
-		delete(p.typed, key)
-		in := ctx.JSSrc()
-		in.Call("setCustomValidity", "")
 		if list := p.fieldList(side, at[:len(at)-1]); list != nil && at[len(at)-1] < len(*list) {
-			in.Set("value", (*list)[at[len(at)-1]].Name) // go-app sets it only when it changes
+			p.left(ctx.JSSrc(), fieldKey(side, at), (*list)[at[len(at)-1]].Name)
 		}
 	}
-}
-
-// shownName is what the name input of field key shows: the name typed, while it is not
-// written (onRename), else the field's name.
-func (p *formPanel) shownName(key, name string) string {
-	if t, ok := p.typed[key]; ok {
-		return t
-	}
-	return name
 }
 
 // fieldKey names the field at side/at: "output.2.0".

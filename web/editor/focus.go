@@ -1,8 +1,6 @@
 package editor
 
 import (
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/web/form"
@@ -19,21 +17,22 @@ func (p *formPanel) add(f func(d *form.Doc) (focus string)) app.EventHandler {
 		}
 		sel := f(d)
 		p.Owner.formChanged(ctx)
-		focusAfter(ctx, sel)
+		focusAfter(sel)
 	}
 }
 
 // fieldName is the selector of the name input of the field at side/at.
-func fieldName(side string, at []int) string {
-	return `[data-field="` + side + "." + strings.Join(intStrings(at), ".") + `"] input.name`
-}
+func fieldName(side string, at []int) string { return fieldSelector(side, at) + " input.name" }
+
+// fieldSelector selects the row of the field at side/at.
+func fieldSelector(side string, at []int) string { return `[data-field="` + fieldKey(side, at) + `"]` }
 
 // focusAfter focuses the element selector names once the page shows the change being made,
 // selecting a text input's text. It looks at the next frames, a few times, for the element
 // (a part of the form may render a frame later), and not through ctx: go-app drops what
 // an event's context defers once the element of the event is rendered again (the button
 // of "+ parameter" is).
-func focusAfter(_ app.Context, selector string) {
+func focusAfter(selector string) {
 	if selector != "" {
 		nextFrame(func() { focusSoon(selector, 10) })
 	}

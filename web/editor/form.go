@@ -24,12 +24,9 @@ type formPanel struct {
 	// it (line:column: code: message), a duplicate key as duplicate_key at its line.
 	Paused string
 
-	wholeForm bool // show every field of a very large program
-	// typed are names typed into a field's input that another field of its list has, by
-	// the field's key: not written, but shown as typed (a render of an earlier key must not
-	// put the old name back under the cursor) until the name differs or the input is left.
-	typed    map[string]string
-	taskNote string // what the last switch of task added (form.Doc.SetTask)
+	wholeForm bool              // show every field of a very large program
+	typed     map[string]string // names typed that another entry has, not written (names.go)
+	taskNote  string            // what the last switch of task added (form.Doc.SetTask)
 }
 
 // document is what the form panel edits: the editor's document, read when the form is
@@ -253,7 +250,7 @@ func (p *formPanel) renderParams(d *form.Doc) app.UI {
 		app.Label().Text("parameters"),
 		app.Range(d.Params).Slice(func(i int) app.UI {
 			return app.Div().Class("field").Body(
-				textInput(p.shownName("param."+strconv.Itoa(i), d.Params[i].Key)).Class("name").Placeholder("temperature").
+				textInput(p.shownName(paramKey(i), d.Params[i].Key)).Class("name").Placeholder("temperature").
 					OnInput(p.onParamKey(i), app.EventScope(i)).
 					OnBlur(p.onParamKeyLeft(i), app.EventScope(i)),
 				textInput(d.Params[i].Value).Placeholder("0").
@@ -314,35 +311,19 @@ func textInput(v string) app.HTMLInput {
 	return app.Input().Type("text").Value(v).DataSet("empty", v == "")
 }
 
-// paused is why the form cannot read the YAML, "" while it parses (form.Paused).
-func (e *Page) paused() string {
-	if e.parses {
-		return ""
-	}
-	return form.Paused(e.yaml)
-}
-
 // onParamKey renames parameter i as its key is typed; a key another parameter has is not
-// written (a duplicate key would pause the form) but said on the input, as onRename does
-// for fields.
+// written but said on the input, as onRename does for fields.
 func (p *formPanel) onParamKey(i int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
 		d := p.Owner.current()
 		if d == nil || i >= len(d.Params) {
 			return
 		}
-		in, v, key := ctx.JSSrc(), value(ctx), "param."+strconv.Itoa(i)
-		if d.Params[i].Key != v && slices.ContainsFunc(d.Params, func(q form.Param) bool { return q.Key == v }) {
-			if p.typed == nil {
-				p.typed = map[string]string{}
-			}
-			p.typed[key] = v
-			in.Call("setCustomValidity", "another parameter is named "+v+": not written until the name differs")
-			in.Call("reportValidity")
+		v := value(ctx)
+		taken := v != d.Params[i].Key && slices.ContainsFunc(d.Params, func(q form.Param) bool { return q.Key == v })
+		if p.refused(ctx.JSSrc(), paramKey(i), v, taken, "another parameter") {
 			return
 		}
-		delete(p.typed, key)
-		in.Call("setCustomValidity", "")
 		d.Params[i].Key = v
 		p.Owner.formChanged(ctx)
 	}
@@ -351,15 +332,11 @@ func (p *formPanel) onParamKey(i int) app.EventHandler {
 // onParamKeyLeft: leaving a key input holding a key not written shows the parameter's key.
 func (p *formPanel) onParamKeyLeft(i int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
-		key := "param." + strconv.Itoa(i)
-		if _, ok := p.typed[key]; !ok {
-			return
-		}
-		delete(p.typed, key)
-		in := ctx.JSSrc()
-		in.Call("setCustomValidity", "")
 		if d := p.Owner.current(); d != nil && i < len(d.Params) {
-			in.Set("value", d.Params[i].Key)
+			p.left(ctx.JSSrc(), paramKey(i), d.Params[i].Key)
 		}
 	}
 }
+
+// paramKey names parameter i among the names typed (formPanel.typed).
+func paramKey(i int) string { return "param." + strconv.Itoa(i) }

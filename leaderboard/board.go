@@ -64,25 +64,15 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 	if err != nil {
 		return b, err
 	}
-	latest := map[string]*entry{} // by system hash
-	var order []string
+	entries := make([]*entry, 0, len(runs)) // one run a system, newest first (Leaders)
 	for _, r := range runs {
 		var rep api.Report
-		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil || !store.Full(r) {
+		if json.Unmarshal(r.Report, &rep) != nil || rep.BenchmarkScore == nil {
 			continue
 		}
-		sys := systemHash(r)
-		if _, ok := latest[sys]; !ok {
-			order = append(order, sys)
-			latest[sys] = &entry{run: r, rep: rep}
-		}
-	}
-	entries := make([]*entry, 0, len(order))
-	for _, sys := range order {
-		entries = append(entries, latest[sys])
-	}
-	for _, e := range entries {
-		e.fill(sys(e.run))
+		e := &entry{run: r, rep: rep}
+		e.fill(sys(r))
+		entries = append(entries, e)
 	}
 	labelUniquely(entries)
 	entries = slices.DeleteFunc(entries, func(e *entry) bool {
@@ -140,15 +130,6 @@ func (c *Cache) board(st *store.Store, benchmarkHash, digest string) (board, err
 		}
 	}
 	return b, nil
-}
-
-// systemHash is the identity a board has one row per; a run without a recorded system
-// (none since migration 3 backfilled them) is its own.
-func systemHash(r store.Run) string {
-	if r.System != nil && r.System.Hash != "" {
-		return r.System.Hash
-	}
-	return "run:" + r.ID
 }
 
 func sys(r store.Run) (label, hash string) {

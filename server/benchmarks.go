@@ -38,7 +38,7 @@ func (s *Server) lastScore(info *api.Benchmark) {
 	for _, run := range runs {
 		switch {
 		case run.Status != store.Completed:
-		case partial(run):
+		case !store.Full(run): // the first N examples only
 			if info.LastPartial == nil {
 				info.LastPartial = &api.PartialScore{ID: run.ID, Score: doneOf(run, s.dir).BenchmarkScore, Examples: run.Summary.Examples}
 			}
@@ -47,13 +47,6 @@ func (s *Server) lastScore(info *api.Benchmark) {
 			return
 		}
 	}
-}
-
-// partial reports whether a run evaluated only the first N examples of its dataset: its
-// limit was no more than the examples it evaluated (a larger limit took them all): not
-// store.Full, the rule store.Leaders picks full runs by.
-func partial(run store.Run) bool {
-	return !store.Full(run)
 }
 
 // skipDir names directories that hold no benchmarks.

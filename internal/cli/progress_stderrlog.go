@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,9 +19,10 @@ const stderrFileMost = 64 << 20
 type stderrFile struct {
 	path    string // "" when the run keeps no log (not stored, or not on a terminal)
 	f       *os.File
-	kept    int  // bytes written
-	dropped int  // bytes past stderrFileMost
-	failed  bool // it could not be made or written: the run goes on without it
+	w       *bufio.Writer // over f: a line is no write of its own (100 MB of stderr is millions)
+	kept    int           // bytes written
+	dropped int           // bytes past stderrFileMost
+	failed  bool          // it could not be made or written: the run goes on without it
 }
 
 // write keeps a line of source's stderr.
@@ -34,15 +36,17 @@ func (s *stderrFile) write(source string, line []byte) {
 			s.failed = true
 			return
 		}
-		s.f = f
+		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
 	}
 	if s.kept+len(source)+len(line) > stderrFileMost {
 		s.dropped += len(line)
 		return
 	}
-	n, err := s.f.Write(append([]byte(source), line...))
-	s.kept += n
+	s.w.WriteString(source)
+	_, err := s.w.Write(line) // a write error sticks: this one reports the line's
+	s.kept += len(source) + len(line)
 	s.failed = err != nil
+
 }
 
 func openStderrFile(path string) (*os.File, error) {
@@ -66,8 +70,9 @@ func (s *stderrFile) close() {
 		return
 	}
 	if s.dropped > 0 {
-		fmt.Fprintf(s.f, "… %s of stderr not kept: a run keeps %d MiB\n", count(s.dropped, "more byte"), stderrFileMost>>20)
+		fmt.Fprintf(s.w, "… %s of stderr not kept: a run keeps %d MiB\n", count(s.dropped, "more byte"), stderrFileMost>>20)
 	}
+	s.w.Flush()
 	s.f.Close()
 }
 

@@ -18,15 +18,29 @@ import (
 // as a user with two tabs of the editor has.
 func (b *browser) secondTab() *browser {
 	b.t.Helper()
+	tab, _ := b.closableTab()
+	return tab
+}
+
+// closableTab opens another tab as secondTab does and returns what closes it, as a user
+// closing the tab would. Its console is checked at the end of the test, closed or not
+// (a closed tab's was not).
+func (b *browser) closableTab() (*browser, func()) {
+	b.t.Helper()
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	tab := &browser{t: b.t, ctx: ctx, output: b.output, requests: map[network.RequestID]*request{}}
-	b.t.Cleanup(cancel)
+	closeTab := func() {
+		chromedp.Cancel(ctx) // closes the tab; the page gets its pagehide
+		cancel()
+	}
 	if err := chromedp.Listen(ctx, tab.event); err != nil {
+		closeTab()
 		b.t.Fatalf("opening a tab: %v", err)
 	}
+	b.t.Cleanup(closeTab)   // at the end, if the test did not close it
+	b.t.Cleanup(tab.finish) // first: its screenshot while open, its console either way
 	tab.run(chromedp.EmulateViewport(1280, 900))
-	b.t.Cleanup(tab.finish)
-	return tab
+	return tab, closeTab
 }
 
 // waitEditorNote waits until the editor's note says want.

@@ -7,26 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 )
-
-// closableTab opens another tab in b's browser, as secondTab does, and returns what closes
-// it, as a user closing the tab would.
-func (b *browser) closableTab() (*browser, func()) {
-	b.t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx)
-	tab := &browser{t: b.t, ctx: ctx, output: b.output, requests: map[network.RequestID]*request{}}
-	if err := chromedp.Listen(ctx, tab.event); err != nil {
-		b.t.Fatalf("opening a tab: %v", err)
-	}
-	tab.run(chromedp.EmulateViewport(1280, 900))
-	return tab, func() {
-		chromedp.Cancel(ctx) // closes the tab; the page gets its pagehide
-		cancel()
-	}
-}
 
 // twoFiles is a workspace with the invoice example at invoices/benchmark.yaml and at
 // speech/benchmark.yaml, and their text.

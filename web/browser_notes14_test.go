@@ -15,27 +15,19 @@ import (
 // green); Ctrl+S with no name to save under puts the cursor where the name goes; undoing an
 // Open… takes away the note "opened …" of the file no longer shown.
 func TestBrowserNotes14(t *testing.T) {
-	requireBrowser(t)
-	dir := invoiceWorkspace(t, t.TempDir(), false)
-	orig, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := startServer(t, dir)
-	b := newBrowser(t, 60*time.Second)
-	b.open(srv.URL("/"))
-	poll[bool](b, "the editor", `document.body.getAttribute("data-benchy-ready") === "1"`, 10*time.Second, editorStateJS)
+	_, b := notesEditor(t)
+	orig := invoiceYAML(t) // the workspace's benchmark.yaml
 
 	// Nowhere to save: Ctrl+S says so and focuses the path.
-	b.setYAML(string(orig) + "# a draft\n")
-	eval[bool](b, `(() => { const p = document.getElementById("save-path"); p.value = ""; p.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
+	b.setYAML(orig + "# a draft\n")
+	b.setControl("#save-path", "")
 	eval[bool](b, `document.getElementById("yaml").dispatchEvent(new KeyboardEvent("keydown", {key: "s", ctrlKey: true, bubbles: true, cancelable: true}))`)
 	poll[bool](b, "the path to have the focus", `document.activeElement === document.getElementById("save-path") &&
 		(document.getElementById("editor-note") || {className: ""}).className.includes("error")`, 5*time.Second,
 		`"focus " + document.activeElement.id + ", note " + (document.getElementById("editor-note") || {outerHTML: "none"}).outerHTML`)
 
 	// Saved with a problem: a warning.
-	b.setYAML(string(orig) + "bogus: 1\n")
+	b.setYAML(orig + "bogus: 1\n")
 	b.setControl("#save-path", "draft.yaml")
 	b.clickJS("#save")
 	poll[string](b, "the saved note", `(() => { const n = document.getElementById("editor-note"); return n && n.textContent.startsWith("saved draft.yaml") && n.className; })()`, 10*time.Second, editorStateJS)
@@ -44,7 +36,7 @@ func TestBrowserNotes14(t *testing.T) {
 	}
 
 	// Opened, then undone: the note of the other file goes.
-	b.setYAML(string(orig))
+	b.setYAML(orig)
 	b.clickJS("#save")
 	b.waitEditorNote("saved draft.yaml")
 	if cls := eval[string](b, `document.getElementById("editor-note").className`); cls != "notice ok" {
@@ -61,21 +53,25 @@ func TestBrowserNotes14(t *testing.T) {
 
 // TestBrowserSavePathEnter: Enter in the path to save under saves there, as Save does.
 func TestBrowserSavePathEnter(t *testing.T) {
-	requireBrowser(t)
-	dir := invoiceWorkspace(t, t.TempDir(), false)
-	orig, err := os.ReadFile(filepath.Join(dir, "benchmark.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := startServer(t, dir)
-	b := newBrowser(t, 60*time.Second)
-	b.open(srv.URL("/"))
-	poll[bool](b, "the editor", `document.body.getAttribute("data-benchy-ready") === "1"`, 10*time.Second, editorStateJS)
-	text := string(orig) + "# entered\n"
+	dir, b := notesEditor(t)
+	orig := invoiceYAML(t) // the workspace's benchmark.yaml
+	text := orig + "# entered\n"
 	b.setYAML(text)
 	b.run(chromedp.SendKeys(chromedp.ID("save-path"), "entered.yaml"+kb.Enter))
 	b.waitEditorNote("saved entered.yaml")
 	if data, err := os.ReadFile(filepath.Join(dir, "entered.yaml")); err != nil || string(data) != text {
 		t.Errorf("entered.yaml holds %q, %v", data, err)
 	}
+}
+
+// notesEditor is the editor on a workspace of the invoice example, at / (no file open):
+// the workspace and the browser.
+func notesEditor(t *testing.T) (string, *browser) {
+	t.Helper()
+	requireBrowser(t)
+	dir := invoiceWorkspace(t, t.TempDir(), false)
+	srv := startServer(t, dir)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/")) // waits for the editor to be ready
+	return dir, b
 }

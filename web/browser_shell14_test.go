@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -59,8 +60,9 @@ func TestBrowserShell14StickyPanes(t *testing.T) {
 		if i == 40 {
 			t.Fatalf("40 output fields added and the page is still %d px high", eval[int](b, `document.scrollingElement.scrollHeight`))
 		}
+		n := b.count("#output-fields > li")
 		eval[bool](b, `(document.getElementById("add-output").click(), true)`)
-		time.Sleep(50 * time.Millisecond)
+		poll[bool](b, "another output field", fmt.Sprintf(`document.querySelectorAll("#output-fields > li").length > %d`, n), 3*time.Second, editorStateJS)
 	}
 	// The pane is wholly in the window and the text's first lines are: the text itself may
 	// be taller than the window, then it scrolls inside the pane.

@@ -153,7 +153,7 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 		return refuse(PathMissing, "is empty")
 	}
 	local := filepath.FromSlash(name)
-	if part := privatePart(local); part != "" {
+	if part := PrivatePart(local); part != "" {
 		return refuse(PathPrivate, privateReason(part))
 	}
 	p := local
@@ -183,7 +183,7 @@ func (c *confined) open(base, name string) (*os.File, string, *PathError) {
 	if !in {
 		check = real
 	}
-	if part := privatePart(check); part != "" {
+	if part := PrivatePart(check); part != "" {
 		return refuse(PathPrivate, privateReason(part))
 	}
 	// Lstat before opening, so that a device is never opened (real has no links left: one
@@ -297,11 +297,11 @@ func existingPrefix(p string) string {
 // IsPrivate reports whether path (slash- or OS-separated) has a component a run never
 // reads as data: hidden (starting with '.', other than . and ..) or the runtime file, in
 // any case. The server refuses the same paths to pages and uploads.
-func IsPrivate(path string) bool { return privatePart(path) != "" }
+func IsPrivate(path string) bool { return PrivatePart(path) != "" }
 
-// privatePart returns the first component of path that is private: hidden (starting with
+// PrivatePart returns the first component of path that is private: hidden (starting with
 // '.', other than . and ..) or the runtime file. "" when there is none.
-func privatePart(path string) string {
+func PrivatePart(path string) string {
 	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
 		if part == "." || part == ".." {
 			continue

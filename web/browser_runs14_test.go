@@ -116,9 +116,9 @@ func TestBrowserRuns14Partial(t *testing.T) {
 		ID string `json:"id"`
 	}
 	srv.postJSON(t, "/api/runs", `{"benchmark": "benchmark.yaml"}`, &full)
-	waitCompleted(t, srv, full.ID)
+	waitRun(t, srv, full.ID)
 	srv.postJSON(t, "/api/runs", `{"benchmark": "benchmark.yaml", "limit": 5}`, &part)
-	waitCompleted(t, srv, part.ID)
+	waitRun(t, srv, part.ID)
 	b := newBrowser(t, 60*time.Second)
 	b.open(srv.URL("/runs?benchmark=benchmark.yaml"))
 	poll[bool](b, "the runs table", `document.querySelectorAll("#runs tr.run").length === 2 && document.getElementById("last-score") !== null`, 10*time.Second,
@@ -142,21 +142,4 @@ func TestBrowserRuns14Partial(t *testing.T) {
 	poll[bool](b, "the partial run's panel", `document.querySelector("#live #run-score .badge.partial") !== null`, 10*time.Second,
 		`(document.getElementById("live") || {innerText: ""}).innerText`)
 	b.screenshot("runs-partial")
-}
-
-// waitCompleted waits until run id of srv has completed.
-func waitCompleted(t *testing.T, srv *benchyServer, id string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var r struct{ Status string }
-		srv.getJSON(t, "/api/runs/"+id, &r)
-		if r.Status == "completed" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %s is %s, not completed", id, r.Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

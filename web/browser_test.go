@@ -621,13 +621,13 @@ func waitRun(t *testing.T, srv *benchyServer, id string) {
 	var run struct {
 		Status string `json:"status"`
 	}
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		srv.getJSON(t, "/api/runs/"+id, &run)
 		if run.Status == "completed" {
 			return
 		}
 	}
-	t.Fatalf("run %s: %s after 20 s", id, run.Status)
+	t.Fatalf("run %s: %s after 30 s", id, run.Status)
 }
 
 var scoreLine = regexp.MustCompile(`score (\d+\.\d+)`)

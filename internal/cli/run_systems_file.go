@@ -36,7 +36,7 @@ func privateSystemFile(name, runtimeFile string) string {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(cwd, abs)
 	}
-	if part := privatePart(below(cwd, filepath.Clean(abs))); part != "" {
+	if part := engine.PrivatePart(below(cwd, filepath.Clean(abs))); part != "" {
 		return fmt.Sprintf("%s, which is never read as a system file", privateWhy(part))
 	}
 	real, err := filepath.EvalSymlinks(abs)
@@ -47,7 +47,7 @@ func privateSystemFile(name, runtimeFile string) string {
 	if err != nil {
 		realCwd = cwd
 	}
-	if part := privatePart(below(realCwd, real)); part != "" {
+	if part := engine.PrivatePart(below(realCwd, real)); part != "" {
 		return fmt.Sprintf("leads to a file that %s, which is never read as a system file", privateWhy(part))
 	}
 	info, err := os.Stat(real)
@@ -67,16 +67,6 @@ func below(dir, p string) string {
 			return p
 		}
 	}
-}
-
-// privatePart is the first component of path that engine.IsPrivate refuses, or "".
-func privatePart(path string) string {
-	for _, part := range strings.Split(filepath.ToSlash(path), "/") {
-		if part != "" && engine.IsPrivate(part) {
-			return part
-		}
-	}
-	return ""
 }
 
 // privateWhy says what private component part is.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -286,7 +287,7 @@ func runtimeLike(ds []api.Diagnostic) bool {
 func notUTF8(src []byte, ds []api.Diagnostic) *apiError {
 	line, col := firstBadByte(src)
 	for _, d := range ds { // the compiler's own position, when it got that far
-		if d.Code == string(diag.InvalidYAML) && strings.Contains(d.Message, "not valid UTF-8") {
+		if d.Code == string(diag.InvalidYAML) && d.Message == yamlnode.NotUTF8 {
 			line, col = d.Line, d.Column
 			break
 		}

@@ -96,12 +96,17 @@ func (g *bytesGuard) run() *diag.Diagnostic {
 	return nil
 }
 
+// NotUTF8 is the message of the invalid_yaml diagnostic of a text that is not UTF-8, at its
+// first bad byte: what a caller that must tell it from other invalid_yaml (the server, which
+// will not hand such a text out) compares.
+const NotUTF8 = "the file is not valid UTF-8"
+
 func (g *bytesGuard) step() *diag.Diagnostic {
 	c := g.src[g.i]
 	if c >= utf8.RuneSelf {
 		r, n := utf8.DecodeRune(g.src[g.i:])
 		if r == utf8.RuneError && n == 1 {
-			d := parseDiag(diag.InvalidYAML, nil, g.line, g.col, "the file is not valid UTF-8")
+			d := parseDiag(diag.InvalidYAML, nil, g.line, g.col, NotUTF8)
 			return &d
 		}
 		if !printable(r) {

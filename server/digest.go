@@ -266,15 +266,16 @@ func (s *Server) statRegular(p string) (fs.FileInfo, error) {
 	return info, nil
 }
 
-// runDatasetNow is datasetDigestNow of the dataset run took, through its stored IR.
-func (s *Server) runDatasetNow(ctx context.Context, run store.Run) datasetNow {
+// runDatasetNow is datasetDigestNow of the dataset run took, through its stored IR, and
+// that dataset's workspace path (datasetPathOf; "" when outside it).
+func (s *Server) runDatasetNow(ctx context.Context, run store.Run) (datasetNow, string) {
 	b, err := ir.Unmarshal(run.IR)
 	if err != nil {
-		return datasetNow{why: "its stored IR cannot be read"}
+		return datasetNow{why: "its stored IR cannot be read"}, ""
 	}
 	hash := run.BenchmarkHash
 	if hash == "" {
 		hash = run.IRHash
 	}
-	return s.datasetDigestNow(ctx, run.Benchmark, b, hash)
+	return s.datasetDigestNow(ctx, run.Benchmark, b, hash), datasetPathOf(run.Benchmark, b.Data.Path)
 }

@@ -38,20 +38,6 @@ type rowCache struct {
 	m  map[string]*rowIndex
 }
 
-// datasetPath is the workspace path of a run's dataset, or "" when it is not inside the
-// workspace (or the IR does not say).
-func datasetPath(run store.Run) string {
-	var b struct {
-		Data struct {
-			Path string `json:"path"`
-		} `json:"data"`
-	}
-	if json.Unmarshal(run.IR, &b) != nil {
-		return ""
-	}
-	return datasetPathOf(run.Benchmark, b.Data.Path)
-}
-
 // datasetPathOf is the workspace path of the dataset data (its data.path) of the benchmark
 // at workspace path benchmark, or "" when it is not inside the workspace.
 func datasetPathOf(benchmark, data string) string {
@@ -132,14 +118,14 @@ func (s *Server) withRows(ctx context.Context, run store.Run, indices, sizes []i
 	if run.DatasetDigest == "" {
 		return nil, noteUnrecorded
 	}
-	now := s.runDatasetNow(ctx, run)
+	now, p := s.runDatasetNow(ctx, run) // the IR decoded once for both
 	switch {
 	case now.digest == "":
 		return nil, now.why + ": its rows are not shown"
 	case now.digest != run.DatasetDigest:
 		return nil, noteChanged
 	}
-	rows, ok := s.rowsOf(datasetPath(run), now.info, indices, sizes, bound)
+	rows, ok := s.rowsOf(p, now.info, indices, sizes, bound)
 	if !ok {
 		return nil, noteChanged
 	}

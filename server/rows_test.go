@@ -210,3 +210,17 @@ func TestPartialRow(t *testing.T) {
 		}
 	}
 }
+
+// datasetPath is the workspace path of a run's dataset, or "" when it is not inside the
+// workspace (or the IR does not say).
+func datasetPath(run store.Run) string {
+	var b struct {
+		Data struct {
+			Path string `json:"path"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(run.IR, &b) != nil {
+		return ""
+	}
+	return datasetPathOf(run.Benchmark, b.Data.Path)
+}

@@ -204,6 +204,9 @@ type Run struct {
 	Report        json.RawMessage `json:"report,omitempty"` // a Report, once completed
 	Error         *RunError       `json:"error"`
 	Rate          *float64        `json:"rate,omitempty"` // examples evaluated per second, while running
+	// Health is whether the run is a score or failed infrastructure (most examples
+	// execution errors), once it has results.
+	Health *Health `json:"health,omitempty"`
 }
 
 // Runs is GET /api/runs.
@@ -329,6 +332,13 @@ type ResultPage struct {
 	// RowsNote says why the results carry no input and expected output: the dataset
 	// changed since the run, the run recorded none, or it cannot be read now.
 	RowsNote string `json:"rows_note,omitempty"`
+	// Total is how many results the filter selects, when the store counts them by index
+	// (not for a text search or a confusion cell, which are scanned).
+	Total *int `json:"total,omitempty"`
+	// Scanned is set when a scanned filter (text, confusion cell) stopped at its budget
+	// before filling the page: the examples up to Next were searched, and the page may
+	// hold fewer than its limit though Next is not -1. Ask again from Next for more.
+	Scanned bool `json:"scanned,omitempty"`
 }
 
 // Progress is the "progress" event of GET /api/runs/{id}/events, and a run's live progress.

@@ -48,6 +48,7 @@ type example struct {
 	line     int
 	input    map[string]any
 	expected map[string]any
+	row      []byte // the line as the file wrote it (ExampleResult.Row)
 }
 
 // dataset streams the examples of a JSONL file.
@@ -184,6 +185,11 @@ func (d *dataset) parse(raw []byte) (*example, *Abort) {
 		}
 	}
 	ex := &example{line: d.line}
+	if d.digest == nil { // the pass that evaluates: the validation pass keeps no row
+		// The line is the reader's buffer: the row keeps a copy, one allocation of the
+		// line's length, for ExampleResult.Row.
+		ex.row = bytes.Clone(bytes.TrimSpace(raw))
+	}
 	for _, side := range []struct {
 		key    string
 		schema ir.Field

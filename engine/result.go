@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+
 	"github.com/benchy-eval/benchy/diag"
 )
 
@@ -17,6 +19,12 @@ type ExampleResult struct {
 	Contribution float64      `json:"contribution"`
 	Error        *ResultError `json:"error"`
 	Usage        *Usage       `json:"usage,omitempty"` // beside A.14: what a model call cost
+	// Row is the example's dataset row as the file wrote it, {"input": ..., "expected": ...}
+	// in the file's key order, artifact paths as written (not resolved): the results
+	// explorer shows it beside the prediction without reading the dataset again. It is no
+	// part of A.14's document, so neither the results stream nor an export's result has
+	// it; the store keeps it in its own column. Empty for a result reused from a prior run.
+	Row json.RawMessage `json:"-"`
 }
 
 // Usage is what one call to a model cost, as its provider reported it, and how long it took.

@@ -422,7 +422,7 @@ func (r *runner) record(res ExampleResult) {
 
 // evaluate invokes the AI-system on one example and scores its answer (A.10–A.13).
 func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleResult {
-	res := ExampleResult{Index: ex.index}
+	res := ExampleResult{Index: ex.index, Row: ex.row}
 	out, err := invoke(ctx, ad, ex)
 	if a, ok := out.(*Answer); ok {
 		out, res.Usage = a.Output, a.Usage

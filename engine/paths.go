@@ -58,18 +58,9 @@ func (e *PathError) Error() string { return fmt.Sprintf("%q %s", clip(e.Name), e
 // folder), under the confinement of p: at most limit bytes (0: no limit). Any refusal is
 // a *PathError.
 func (p Paths) ReadFile(dir, name string, limit int64) ([]byte, error) {
-	fsys, err := p.open(dir)
+	f, err := p.Open(dir, name)
 	if err != nil {
-		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: "cannot be read: " + err.Error()}
-	}
-	defer fsys.Close()
-	base, err := realDir(dir)
-	if err != nil {
-		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: "cannot be found: its folder cannot be resolved"}
-	}
-	f, _, perr := fsys.open(base, name)
-	if perr != nil {
-		return nil, perr
+		return nil, err
 	}
 	defer f.Close()
 	r := io.Reader(f)
@@ -84,6 +75,26 @@ func (p Paths) ReadFile(dir, name string, limit int64) ([]byte, error) {
 		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: fmt.Sprintf("is larger than %d bytes", limit)}
 	}
 	return data, nil
+}
+
+// Open opens the file name as ReadFile reads it, under the same confinement, for a reader
+// that streams it (the server's artifacts). Any refusal is a *PathError; close the file
+// when done.
+func (p Paths) Open(dir, name string) (*os.File, error) {
+	fsys, err := p.open(dir)
+	if err != nil {
+		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: "cannot be read: " + err.Error()}
+	}
+	defer fsys.Close()
+	base, err := realDir(dir)
+	if err != nil {
+		return nil, &PathError{Name: name, Kind: PathUnreadable, Reason: "cannot be found: its folder cannot be resolved"}
+	}
+	f, _, perr := fsys.open(base, name)
+	if perr != nil {
+		return nil, perr
+	}
+	return f, nil
 }
 
 // confined opens the files of one run, inside its folder. Close it when done.

@@ -134,9 +134,10 @@ func (c *Client) Resume(ctx context.Context, id string) (api.Started, error) {
 
 // ResultsQuery selects a page of a run's results.
 type ResultsQuery struct {
-	Status string // only examples of this status (api.Valid, ...); "" for all
-	After  int    // the page after this index: a page's Next; FirstPage for the first
-	Limit  int    // at most this many results; 0 for the server's default
+	Status string     // only examples of this status (api.Valid, ...); "" for all
+	Filter api.Filter // the explorer's filter and sort; its Status, when set, wins over Status
+	After  int        // the page after this index: a page's Next; FirstPage for the first
+	Limit  int        // at most this many results; 0 for the server's default
 }
 
 // FirstPage is the After of the first page of results.
@@ -144,27 +145,51 @@ const FirstPage = -1
 
 // Results reads a page of run id's results.
 func (c *Client) Results(ctx context.Context, id string, q ResultsQuery) (api.ResultPage, error) {
-	v := url.Values{}
+	v := q.Filter.Values()
 	if q.Limit > 0 {
-		v.Set("limit", strconv.Itoa(q.Limit))
+		v.Set(api.QLimit, strconv.Itoa(q.Limit))
 	}
 	if q.After != FirstPage {
-		v.Set("after", strconv.Itoa(q.After))
+		v.Set(api.QAfter, strconv.Itoa(q.After))
 	}
-	if q.Status != "" {
-		v.Set("status", q.Status)
+	if q.Status != "" && q.Filter.Status == "" {
+		v.Set(api.QStatus, q.Status)
 	}
 	return get[api.ResultPage](ctx, api.ResultsPath(id, v))
 }
 
+// Example reads example index of run id in full, with its neighbours under filter f.
+func (c *Client) Example(ctx context.Context, id string, index int, f api.Filter) (api.ExampleDetail, error) {
+	path := api.ExamplePath(id, index)
+	if v := f.Values(); len(v) > 0 {
+		path += "?" + v.Encode()
+	}
+	return get[api.ExampleDetail](ctx, path)
+}
+
+// Charts reads what the results page of run id draws.
+func (c *Client) Charts(ctx context.Context, id string) (api.Charts, error) {
+	return get[api.Charts](ctx, api.ChartsPath(id))
+}
+
 // ExportPath is the server's export of run id in format (json, jsonl or csv), for a link.
-func ExportPath(id, format string) string {
-	return api.ResultsPath(id, url.Values{"format": {format}})
+func ExportPath(id, format string) string { return FilteredExportPath(id, format, api.Filter{}) }
+
+// FilteredExportPath is the export of the results of run id that f selects.
+func FilteredExportPath(id, format string, f api.Filter) string {
+	v := f.Values()
+	v.Set("format", format)
+	return api.ResultsPath(id, v)
 }
 
 // Export reads the export of run id in format, with the tab's token, and its media type.
 func (c *Client) Export(ctx context.Context, id, format string) ([]byte, string, error) {
-	res, err := fetch(ctx, "GET", ExportPath(id, format), nil, nil)
+	return c.FilteredExport(ctx, id, format, api.Filter{})
+}
+
+// FilteredExport reads the export of the results of run id that f selects.
+func (c *Client) FilteredExport(ctx context.Context, id, format string, f api.Filter) ([]byte, string, error) {
+	res, err := fetch(ctx, "GET", FilteredExportPath(id, format, f), nil, nil)
 	if err != nil {
 		return nil, "", err
 	}

@@ -32,12 +32,26 @@ func TestPaging(t *testing.T) {
 func TestRenderWithoutData(t *testing.T) {
 	done := api.Run{ID: "01B", Status: api.Completed, Report: json.RawMessage(`{"benchmark_score":0.5}`)}
 	bare := api.Run{ID: "01A", Status: api.Running}
+	failed := api.Run{ID: "01C", Status: api.Completed, Health: &api.Health{Failed: true, Code: "provider_error", Message: "cannot reach", Count: 4, Examples: 4}}
+	one := 1.0
+	charts := api.Charts{Summary: api.Summary{Examples: 4, ExecutionErrors: 4}, Histogram: make([]int, 11),
+		Dimensions: []api.Dimension{{Path: []string{"label"}, Weight: 1}, {Path: []string{"x"}, Accuracy: &one}},
+		Codes:      []api.CodeCount{{Code: "provider_error", Count: 4}},
+		Confusion:  []api.Confusion{{Path: []string{"label"}, Values: []string{"a", "b"}, Cells: [][]int{{1, 0}, {2}}}, {}}}
+	detail := api.ExampleDetail{Result: api.Result{Index: 3, Status: api.ExecutionError, Error: &api.ResultError{Code: "provider_error"},
+		Input: json.RawMessage(`{"image":"a.png","text":"x\ny","n":{"m":1}}`), Expected: json.RawMessage(`{"label":"a"}`),
+		Prediction: json.RawMessage(`[1`), Usage: &api.ExampleUsage{InputTokens: 3}}, Request: "POST", Prev: -1, Next: 5,
+		ArtifactNotes: map[string]string{"a.png": "outside the workspace"}}
 	pages := []*Page{
 		{},
 		{id: "01A"},
 		{id: "01A", run: uitest.Loaded("01A", bare), page: uitest.Loaded("01A", api.ResultPage{Results: []api.Result{{}, {Status: api.Valid, FieldScores: []api.FieldScore{{}}, Error: &api.ResultError{}}}})},
-		{id: "01B", run: uitest.Loaded("01B", done), page: uitest.Loaded("01B", api.ResultPage{Next: -1}), status: api.Valid},
+		{id: "01B", run: uitest.Loaded("01B", done), page: uitest.Loaded("01B", api.ResultPage{Next: -1}), filter: api.Filter{Status: api.Valid}, example: -1},
 		{id: "01A", run: ui.Load[api.Run]{Err: errors.New("offline")}},
+		{id: "01C", run: uitest.Loaded("01C", failed), example: 3, detail: uitest.Loaded("01C/3", detail),
+			charts: uitest.Loaded("01C", charts)},
+		{id: "01C", run: uitest.Loaded("01C", failed), example: -1, charts: uitest.Loaded("01C", charts), page: uitest.Loaded("01C", api.ResultPage{Next: 4, Scanned: true})},
+		{id: "01C", example: 2, detail: uitest.Failed[api.ExampleDetail]("01C/2", errors.New("gone"))},
 	}
 	uitest.Renders(t, pages...)
 }

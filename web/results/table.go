@@ -10,31 +10,67 @@ import (
 	"github.com/benchy-eval/benchy/web/ui"
 )
 
-// statusFilters are the choices of the status filter.
-var statusFilters = []struct{ value, label string }{
-	{statusAll, "all"}, {api.Valid, "valid"}, {api.InvalidOutput, "invalid_output"}, {api.ExecutionError, "execution_error"},
-}
-
-// renderExamples is the paged table of results with its filter, pager and exports.
+// renderExamples is the filtered, paged table of results with its filters, pager and exports.
 func (p *Page) renderExamples() app.UI {
-	opts := make([]app.UI, 0, len(statusFilters))
-	for _, f := range statusFilters {
-		opts = append(opts, app.Option().Value(f.value).Text(f.label).Selected(f.value == p.status || f.value == statusAll && p.status == ""))
-	}
-	hasPrev := len(p.stack) > 0
+	hasPrev := p.after >= 0
 	hasNext := p.page.OK && p.page.Value.Next >= 0
+	busy := "loading…"
+	if p.filter.Text != "" || p.filter.Field != "" {
+		busy = "searching…"
+	}
 	bar := app.Div().Class("toolbar").Body(
 		app.H2().Style("margin", "0").Text("Examples"),
-		app.Label().For("status-filter").Text("Status"),
-		app.Select().ID("status-filter").Body(opts...).OnChange(p.onFilter),
+		app.Span().ID("match-count").Class("match-count").Text(p.matchCount()),
+		app.Span().Class("sep"),
 		app.Button().ID("prev-page").Disabled(!hasPrev || p.page.Busy).Text("← Previous").OnClick(p.onPrev),
 		app.Span().ID("page-info").Text(p.pageInfo()),
 		app.Button().ID("next-page").Disabled(!hasNext || p.page.Busy).Text("Next →").OnClick(p.onNext),
-		app.If(p.page.Busy, func() app.UI { return app.Span().Class("muted").Text("loading…") }),
-		app.Span().Class("sep"),
+		app.If(p.page.Busy, func() app.UI { return app.Span().ID("searching").Class("muted").Text(busy) }),
 		p.renderExports(),
 	)
-	return app.Section().ID("examples").Class("panel").Body(bar, p.renderRowsNote(), p.renderTable())
+	return app.Section().ID("examples").Class("panel").Body(p.renderFilters(), bar, p.renderRowsNote(), p.renderTable(),
+		app.P().Class("muted small").Text("Click a row to open the example; in an example, j/k or ↓/↑ move to the next or previous one under the filter, Esc comes back here."))
+}
+
+// matchCount says how many examples the filter selects, of how many: "14 of 36 examples".
+func (p *Page) matchCount() string {
+	all := -1
+	if s := p.summary(); s != nil {
+		all = s.Examples
+	} else if p.run.OK {
+		all = p.run.Value.Done
+	}
+	if !p.page.OK {
+		return ""
+	}
+	t := p.page.Value.Total
+	switch {
+	case t != nil && all >= 0 && !p.filter.IsZero():
+		return ui.Int(*t) + " of " + ui.Plural(all, "example")
+	case t != nil:
+		return ui.Plural(*t, "example")
+	case p.filter.IsZero() && all >= 0:
+		return ui.Plural(all, "example")
+	}
+	return "searching " + ui.Plural(all, "example") // a scanned filter is not counted
+}
+
+func (p *Page) onNext(ctx app.Context, e app.Event) {
+	if !p.page.OK || p.page.Value.Next < 0 || p.page.Busy {
+		return
+	}
+	p.goTo(ctx, p.filter, p.page.Value.Next, -1)
+}
+
+func (p *Page) onPrev(ctx app.Context, e app.Event) {
+	if p.after < 0 || p.page.Busy {
+		return
+	}
+	to := -1 // a page reached by a link has no pages before it known: back to the first
+	if len(p.stack) > 0 {
+		to = p.stack[len(p.stack)-1]
+	}
+	p.goTo(ctx, p.filter, to, -1)
 }
 
 // renderRowsNote says why the results have no input and expected output, when the server
@@ -49,19 +85,30 @@ func (p *Page) renderRowsNote() app.UI {
 // pageInfo says which page this is, of how many when the count is known.
 func (p *Page) pageInfo() string {
 	n := len(p.stack) + 1
-	s := p.summary()
-	if s == nil || (p.run.OK && api.Active(p.run.Value.Status)) {
+	if p.after >= 0 && len(p.stack) == 0 {
+		return "Page after #" + strconv.Itoa(p.after)
+	}
+	count := -1
+	if p.page.OK && p.page.Value.Total != nil {
+		count = *p.page.Value.Total
+	} else if s := p.summary(); s != nil && p.filter.IsZero() && !(p.run.OK && api.Active(p.run.Value.Status)) {
+		count = countFor(*s, "")
+	}
+	if count < 0 {
 		return "Page " + strconv.Itoa(n)
 	}
-	count := countFor(*s, p.status)
-	return "Page " + strconv.Itoa(n) + " of " + ui.Int(pageCount(count, pageSize)) + " · " + ui.Plural(count, "example")
+	return "Page " + strconv.Itoa(n) + " of " + ui.Int(pageCount(count, pageSize))
 }
 
 // renderExports links the server's exports of the run, and compares it with another run.
 func (p *Page) renderExports() app.UI {
 	link := func(format, label string) app.UI {
-		return app.A().ID("export-"+format).Class("button export").Href(client.ExportPath(p.id, format)).
-			Download(exportName(p.id, format)).Title("Download every result as "+label).Text(label).OnClick(p.onExport(format), app.EventScope(format))
+		what := "every result"
+		if !p.filter.IsZero() {
+			what = "the results the filter selects"
+		}
+		return app.A().ID("export-"+format).Class("button export").Href(client.FilteredExportPath(p.id, format, p.filter)).
+			Download(exportName(p.id, format)).Title("Download "+what+" as "+label+", with inputs and expected outputs").Text(label).OnClick(p.onExport(format), app.EventScope(format))
 	}
 	completed := p.run.OK && p.run.Value.Status == api.Completed
 	jsonLink := link("json", "JSON")
@@ -87,8 +134,8 @@ func (p *Page) renderTable() app.UI {
 	}
 	results := p.page.Value.Results
 	switch {
-	case len(results) == 0 && p.status != "":
-		return app.P().ID("no-results").Class("muted").Text("No example of this run is " + ui.StatusText(p.status) + ".")
+	case len(results) == 0 && !p.filter.IsZero():
+		return app.P().ID("no-results").Class("muted").Text("No example of this run matches the filter.")
 	case len(results) == 0:
 		return app.P().ID("no-results").Class("muted").Text("This run has no stored results yet.")
 	}
@@ -105,7 +152,7 @@ func (p *Page) renderTable() app.UI {
 	head = append(head, app.Th().Text("Prediction"), app.Th().Text("Fields"), app.Th().Text("Score"), app.Th().Text("Error"))
 	rows := make([]app.UI, 0, len(results))
 	for _, r := range results {
-		rows = append(rows, resultRow(r, showIO))
+		rows = append(rows, p.resultRow(r, showIO))
 	}
 	return app.Table().ID("results-table").Class("data results").Body(
 		app.THead().Body(app.Tr().Body(head...)),
@@ -113,10 +160,12 @@ func (p *Page) renderTable() app.UI {
 	)
 }
 
-// resultRow is one example: JSON cells clipped, with the whole value in their title.
-func resultRow(r api.Result, showIO bool) app.UI {
+// resultRow is one example: JSON cells clipped, with the whole value in their title; a
+// click opens the example in full.
+func (p *Page) resultRow(r api.Result, showIO bool) app.UI {
+	open := pageURL(p.id, p.filter, p.after, r.Index)
 	cells := []app.UI{
-		app.Td().Class("index").Text(strconv.Itoa(r.Index)),
+		app.Td().Class("index").Body(app.A().Class("example-link").Href(open).Text(strconv.Itoa(r.Index))),
 		app.Td().Body(app.Span().Class("badge " + r.Status).Text(r.Status)),
 	}
 	if showIO {
@@ -124,7 +173,13 @@ func resultRow(r api.Result, showIO bool) app.UI {
 	}
 	cells = append(cells, ui.JSONCell("prediction", r.Prediction), marksCell(r.FieldScores),
 		app.Td().Class("example-score").Text(ui.ScorePtr(r.Score)), errorCell(r.Error))
-	return app.Tr().Class("result").DataSet("index", r.Index).DataSet("status", r.Status).Body(cells...)
+	return app.Tr().Class("result").DataSet("index", r.Index).DataSet("status", r.Status).Body(cells...).
+		OnClick(func(ctx app.Context, e app.Event) {
+			if e.Get("target").Get("tagName").String() == "A" { // the link navigates by itself
+				return
+			}
+			ctx.Navigate(open)
+		}, app.EventScope(open))
 }
 
 // marksCell shows ✓ or ✗ for each scored field.

@@ -18,9 +18,12 @@ func (p *Page) Render() app.UI {
 	return ui.Shell("/results",
 		app.Div().ID("results-page").DataSet("run", p.id).DataSet("ready", ui.ReadyFlag(p.ready())).Body(
 			app.H1().Body(app.Text("Results of run "), app.Span().Class("mono").Text(p.id)),
+			app.Style().Text(css),
+			p.renderBanner(),
+			app.If(p.example >= 0 && p.run.Err == nil, p.renderExample),
 			p.renderHead(),
-			app.If(p.run.Err == nil, func() app.UI {
-				return app.Div().Body(p.renderDimensions(), p.renderExamples())
+			app.If(p.run.Err == nil && p.example < 0, func() app.UI {
+				return app.Div().Body(p.renderCharts(), p.renderExamples())
 			}),
 		),
 	)
@@ -86,6 +89,13 @@ func (p *Page) renderHead() app.UI {
 			app.Div().ID("ci").Class("muted").Text(ci),
 		)
 	}
+	if h := r.Health; h != nil && h.Failed {
+		score = app.Div().Class("card score-card not-meaningful").Body(
+			app.Div().Class("muted").Text("Benchmark score"),
+			app.Div().ID("score").Class("score").DataSet("meaningful", "no").Text(scoreText(rep)),
+			app.Div().ID("ci").Class("muted").Text("not meaningful: the run failed, most examples did not execute"),
+		)
+	}
 	var notes []app.UI
 	if api.Active(r.Status) {
 		notes = append(notes, app.Div().Class("notice").Body(
@@ -123,11 +133,11 @@ func (p *Page) renderCounts(rep *api.Report) app.UI {
 		if !known && status != "" {
 			value = ui.NoValue
 		}
-		c := app.A().Class("card count "+class).DataSet("status", status).Href(ui.ResultsURL(p.id, status)).Body(
+		c := app.A().Class("card count "+class).DataSet("status", status).Href(pageURL(p.id, api.Filter{Status: status}, -1, -1)).Body(
 			app.Div().Class("muted").Text(label),
 			app.Div().Class("big").Text(value),
 		)
-		if status == p.status {
+		if status == p.filter.Status {
 			c = c.Class("selected")
 		}
 		return c
@@ -149,37 +159,10 @@ func (p *Page) renderCounts(rep *api.Report) app.UI {
 	return app.Div().ID("counts").Class("cards").Body(cards...)
 }
 
-// renderDimensions charts each scoring dimension's accuracy among valid examples.
-func (p *Page) renderDimensions() app.UI {
-	if !p.run.OK {
-		return app.Div()
+// scoreText is a report's score, greyed out by the caller when it is not meaningful.
+func scoreText(rep *api.Report) string {
+	if rep == nil {
+		return ui.NoValue
 	}
-	rep := p.run.Value.DecodeReport()
-	var bars []app.UI
-	switch {
-	case rep == nil:
-		bars = []app.UI{app.P().Class("muted").Text("Accuracy per dimension appears when the run completes.")}
-	case len(rep.Dimensions) == 0:
-		bars = []app.UI{app.P().Class("muted").Text("No dimensions.")}
-	}
-	if rep != nil {
-		for _, d := range rep.Dimensions {
-			value, w, title := ui.NoValue, "0%", "no valid example"
-			if d.Accuracy != nil {
-				value, w = ui.Pct(*d.Accuracy), ui.BarWidth(*d.Accuracy)
-				title = ui.Int(d.Correct) + " of " + ui.Int(d.Valid) + " valid examples right"
-			}
-			bars = append(bars, app.Div().Class("bar").DataSet("path", ui.Dotted(d.Path)).Title(title).Body(
-				app.Span().Class("label").Body(
-					app.Span().Class("mono").Text(ui.Dotted(d.Path)),
-					app.Span().Class("muted").Text(" ×"+strconv.FormatFloat(d.Weight, 'f', -1, 64)),
-				),
-				app.Div().Class("track").Body(app.Div().Class("fill").Style("width", w)),
-				app.Span().Class("value").Text(value),
-			))
-		}
-	}
-	body := app.Div().ID("dimensions").Class("bars").Body(bars...)
-	return app.Section().Class("panel").Style("margin-bottom", "12px").Body(
-		app.H2().Text("Accuracy per dimension"), app.P().Class("muted").Text("Among valid examples: invalid outputs and execution errors are counted in the score, not here."), body)
+	return ui.ScorePtr(rep.BenchmarkScore)
 }

@@ -1,0 +1,232 @@
+package results
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/web/ui"
+)
+
+// The charts are SVG the app draws from GET /api/runs/{id}/charts (counts the store
+// makes, never the results themselves): no script or stylesheet from elsewhere. Each mark
+// that stands for examples filters the table to them when clicked.
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// svg is an SVG element: go-app makes an element in the namespace it is given, not in
+// its parent's.
+func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// label is SVG text at x, y.
+func label(x, y float64, anchor, class, s string) app.UI {
+	return svg("text").Attr("x", num(x)).Attr("y", num(y)).Attr("text-anchor", anchor).Class(class).Text(s)
+}
+
+// renderCharts is the charts panel: status breakdown, score histogram, accuracy per
+// dimension and a confusion matrix per enum dimension.
+func (p *Page) renderCharts() app.UI {
+	c := &p.charts
+	var body app.UI
+	switch {
+	case c.Err != nil:
+		body = app.P().ID("charts-error").Class("muted").Text("No charts: " + ui.ErrText(c.Err))
+	case !c.OK:
+		body = app.P().Class("muted").Text("Loading the charts…")
+	default:
+		v := &c.Value
+		body = app.Div().Class("charts").Body(
+			p.chartBox("chart-status", "Status", p.statusChart(v.Summary)),
+			p.chartBox("chart-histogram", "Score of valid examples", p.histogram(v.Histogram)),
+			p.chartBox("chart-dimensions", "Accuracy per dimension (valid examples)", p.dimensionChart(v.Dimensions)),
+		)
+	}
+	var matrices []app.UI
+	if c.OK {
+		for _, m := range c.Value.Confusion {
+			matrices = append(matrices, p.confusion(m))
+		}
+	}
+	return app.Section().ID("charts").Class("panel").Style("margin-bottom", "12px").Body(
+		app.H2().Text("Charts"), body, app.Div().ID("confusions").Class("charts").Body(matrices...))
+}
+
+func (p *Page) chartBox(id, title string, chart app.UI) app.UI {
+	return app.Div().ID(id).Class("chart").Body(app.H3().Text(title), chart)
+}
+
+// statusChart is one bar split by status; a part filters the table to its status.
+func (p *Page) statusChart(s api.Summary) app.UI {
+	const w, h = 360.0, 28.0
+	parts := []struct {
+		status, class string
+		n             int
+	}{{api.Valid, "valid", s.Valid}, {api.InvalidOutput, "invalid", s.InvalidOutputs}, {api.ExecutionError, "exec", s.ExecutionErrors}}
+	total := s.Valid + s.InvalidOutputs + s.ExecutionErrors
+	var marks, legend []app.UI
+	x := 0.0
+	for i, part := range parts {
+		ly := h + 18 + float64(i)*16
+		legend = append(legend, svg("rect").Attr("x", "0").Attr("y", num(ly-9)).Attr("width", "10").Attr("height", "10").Class("seg "+part.class),
+			label(16, ly, "start", "legend", part.status+": "+ui.Int(part.n)))
+		if total == 0 || part.n == 0 {
+			continue
+		}
+		bw := w * float64(part.n) / float64(total)
+		f := api.Filter{Status: part.status}
+		marks = append(marks, svg("rect").Class("seg clickable "+part.class).DataSet("status", part.status).DataSet("count", part.n).
+			Attr("x", num(x)).Attr("y", "0").Attr("width", num(bw)).Attr("height", num(h)).
+			OnClick(p.filterTo(f), app.EventScope(part.status)).
+			Body(svg("title").Text(part.status+": "+ui.Int(part.n)+" of "+ui.Int(total))))
+		x += bw
+	}
+	if total == 0 {
+		marks = append(marks, svg("rect").Class("seg empty").Attr("width", num(w)).Attr("height", num(h)))
+	}
+	return svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h+64)).Attr("width", num(w)).Attr("height", num(h+64)).
+		Attr("role", "img").Body(append(marks, legend...)...)
+}
+
+// histogram is the score of valid examples in ten bins and the perfect ones; a bin below
+// 1 shows the imperfect examples, lowest score first.
+func (p *Page) histogram(bins []int) app.UI {
+	if len(bins) != 11 {
+		return app.P().Class("muted").Text("No histogram.")
+	}
+	const w, h, top, bottom = 360.0, 150.0, 16.0, 18.0
+	max := 1
+	for _, n := range bins {
+		if n > max {
+			max = n
+		}
+	}
+	bw := w / 11
+	var marks []app.UI
+	for i, n := range bins {
+		bh := (h - top - bottom) * float64(n) / float64(max)
+		x, y := float64(i)*bw, h-bottom-bh
+		name := "1 (perfect)"
+		class := "bin perfect"
+		if i < 10 {
+			name = "[" + strconv.FormatFloat(float64(i)/10, 'f', 1, 64) + ", " + strconv.FormatFloat(float64(i+1)/10, 'f', 1, 64) + ")"
+			class = "bin"
+		}
+		bar := svg("rect").Class(class).DataSet("bin", i).DataSet("count", n).
+			Attr("x", num(x+2)).Attr("y", num(y)).Attr("width", num(bw-4)).Attr("height", num(bh)).
+			Body(svg("title").Text(ui.Plural(n, "valid example") + " scored " + name))
+		if i < 10 && n > 0 {
+			bar = bar.Class("clickable").OnClick(p.filterTo(api.Filter{Imperfect: true, Sort: api.SortScore}))
+		}
+		marks = append(marks, bar)
+		if n > 0 {
+			marks = append(marks, label(x+bw/2, y-3, "middle", "count", strconv.Itoa(n)))
+		}
+		if i%2 == 0 || i == 10 {
+			marks = append(marks, label(x+bw/2, h-4, "middle", "axis", map[bool]string{true: "1", false: strconv.FormatFloat(float64(i)/10, 'f', 1, 64)}[i == 10]))
+		}
+	}
+	marks = append(marks, svg("line").Class("baseline").Attr("x1", "0").Attr("x2", num(w)).Attr("y1", num(h-bottom)).Attr("y2", num(h-bottom)))
+	return svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...)
+}
+
+// dimensionChart is each dimension's accuracy as a bar; a bar shows the examples whose
+// field was wrong.
+func (p *Page) dimensionChart(dims []api.Dimension) app.UI {
+	if len(dims) == 0 {
+		return app.P().Class("muted").Text("No dimensions.")
+	}
+	const w, row, labelW, valueW = 380.0, 22.0, 130.0, 56.0
+	h := row * float64(len(dims))
+	var marks []app.UI
+	for i, d := range dims {
+		y := float64(i) * row
+		k := api.DimensionKey(d.Path)
+		name, _ := ui.Clip(k, 18)
+		value, acc := ui.NoValue, 0.0
+		if d.Accuracy != nil {
+			acc = *d.Accuracy
+			value = ui.Pct(acc)
+		}
+		track := w - labelW - valueW
+		marks = append(marks,
+			label(labelW-6, y+15, "end", "axis mono", name),
+			svg("rect").Class("track").Attr("x", num(labelW)).Attr("y", num(y+5)).Attr("width", num(track)).Attr("height", "12"),
+			svg("rect").Class("fill").Attr("x", num(labelW)).Attr("y", num(y+5)).Attr("width", num(track*acc)).Attr("height", "12"),
+			label(w-4, y+15, "end", "count", value),
+		)
+		hit := svg("rect").Class("hit clickable").DataSet("path", k).Attr("x", "0").Attr("y", num(y)).Attr("width", num(w)).Attr("height", num(row)).
+			Body(svg("title").Text(k + " ×" + strconv.FormatFloat(d.Weight, 'f', -1, 64) + ": " + ui.Int(d.Correct) + " of " + ui.Int(d.Valid) + " valid examples right; click for the wrong ones"))
+		marks = append(marks, hit.OnClick(p.filterTo(api.Filter{Wrong: k}), app.EventScope(k)))
+	}
+	return svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...)
+}
+
+// confusion is an enum dimension's matrix, expected down and predicted across; a cell's
+// shade grows with its count, and a click shows its examples.
+func (p *Page) confusion(m api.Confusion) app.UI {
+	k := api.DimensionKey(m.Path)
+	n := len(m.Values)
+	const cell, labelW, headH = 40.0, 120.0, 92.0
+	max := 1
+	for _, row := range m.Cells {
+		for _, c := range row {
+			if c > max {
+				max = c
+			}
+		}
+	}
+	var marks []app.UI
+	for j, v := range m.Values {
+		x := labelW + float64(j)*cell + cell/2
+		s, _ := ui.Clip(v, 14)
+		marks = append(marks, svg("text").Class("axis").Attr("transform", "translate("+num(x+4)+" "+num(headH-6)+") rotate(-50)").Text(s))
+	}
+	for i, ev := range m.Values {
+		y := headH + float64(i)*cell
+		s, _ := ui.Clip(ev, 16)
+		marks = append(marks, label(labelW-6, y+cell/2+4, "end", "axis", s))
+		for j, pv := range m.Values {
+			count := 0
+			if i < len(m.Cells) && j < len(m.Cells[i]) {
+				count = m.Cells[i][j]
+			}
+			x := labelW + float64(j)*cell
+			class := "cell"
+			if i == j {
+				class += " diagonal"
+			}
+			shade := 0.08 + 0.92*float64(count)/float64(max)
+			if count == 0 {
+				class, shade = class+" zero", 1
+			}
+			rect := svg("rect").Attr("x", num(x+1)).Attr("y", num(y+1)).Attr("width", num(cell-2)).Attr("height", num(cell-2)).Attr("fill-opacity", strconv.FormatFloat(shade, 'f', 2, 64))
+			textClass := "cell-count"
+			if shade > 0.55 && count > 0 {
+				textClass += " light"
+			}
+			g := svg("g").Class(class).DataSet("expected", ev).DataSet("predicted", pv).DataSet("count", count).Body(
+				rect,
+				label(x+cell/2, y+cell/2+4, "middle", textClass, strconv.Itoa(count)),
+				svg("title").Text("expected "+ev+", predicted "+pv+": "+ui.Plural(count, "example")),
+			)
+			if count > 0 {
+				g = g.Class("clickable").OnClick(p.filterTo(api.Filter{Field: k, Expected: ev, Predicted: pv}), app.EventScope(ev+"\x00"+pv))
+			}
+			marks = append(marks, g)
+		}
+	}
+	w, h := labelW+float64(n)*cell+8, headH+float64(n)*cell+4
+	return app.Div().Class("chart confusion").DataSet("path", k).Body(
+		app.H3().Text("Confusion: "+k),
+		app.Div().Class("muted small").Text("expected ↓, predicted →; click a cell for its examples"),
+		svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...),
+	)
+}
+
+// filterTo is a click that shows the results f selects.
+func (p *Page) filterTo(f api.Filter) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { p.setFilter(ctx, f) }
+}

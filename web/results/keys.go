@@ -1,0 +1,78 @@
+package results
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// listenKeys moves through the examples from the keyboard: in an example, j or ↓ opens
+// the next one under the filter, k or ↑ the one before, Esc goes back to the list; in the
+// list, j or ↓ opens the first example of the page. Keys typed into a control (the search
+// box, a select) are theirs. It returns what stops listening.
+func (p *Page) listenKeys(ctx app.Context) func() {
+	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ev := args[0]
+		if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || inControl(ev) {
+			return nil
+		}
+		key := ev.Get("key").String()
+		switch key {
+		case "j", "k", "Escape":
+		case "ArrowDown", "ArrowUp":
+			if p.example < 0 { // the list scrolls with them (the app runs on one thread: p is read as it is)
+				return nil
+			}
+		default:
+			return nil
+		}
+		ev.Call("preventDefault")
+		ctx.Dispatch(func(ctx app.Context) { p.onKey(ctx, key) })
+		return nil
+	})
+	win := app.Window()
+	win.Call("addEventListener", "keydown", fn)
+	return func() {
+		win.Call("removeEventListener", "keydown", fn)
+		fn.Release()
+	}
+}
+
+// onKey acts on a key and reports whether it did.
+func (p *Page) onKey(ctx app.Context, key string) bool {
+	if p.example < 0 && (key == "ArrowDown" || key == "ArrowUp") {
+		return false
+	}
+	next := key == "j" || key == "ArrowDown"
+	prev := key == "k" || key == "ArrowUp"
+	if p.example < 0 {
+		if next && p.page.OK && len(p.page.Value.Results) > 0 {
+			p.goTo(ctx, p.filter, p.after, p.page.Value.Results[0].Index)
+			return true
+		}
+		return false
+	}
+	d := p.detail
+	switch {
+	case key == "Escape":
+		p.goTo(ctx, p.filter, p.after, -1)
+	case next && d.OK && d.Value.Next >= 0:
+		p.goTo(ctx, p.filter, p.after, d.Value.Next)
+	case prev && d.OK && d.Value.Prev >= 0:
+		p.goTo(ctx, p.filter, p.after, d.Value.Prev)
+	default:
+		return next || prev // at an end: the page does not scroll instead
+	}
+	return true
+}
+
+// inControl reports whether a key event is typed into an input, a select or a text area.
+func inControl(ev app.Value) bool {
+	t := ev.Get("target")
+	if !t.Truthy() {
+		return false
+	}
+	switch t.Get("tagName").String() {
+	case "INPUT", "SELECT", "TEXTAREA":
+		return true
+	}
+	return false
+}

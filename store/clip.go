@@ -117,12 +117,16 @@ type Shown struct {
 	Usage        json.RawMessage     // as stored, nil for none
 	Prediction   json.RawMessage     // its JSON, or Clip's string of its start
 	Error        *engine.ResultError // nil for none
-	Clipped      bool                // whether any of its values is clipped
+	// Input and Expected are the dataset row's (clipped like the prediction), nil for a
+	// run stored before rows were recorded (migration 5).
+	Input    json.RawMessage
+	Expected json.RawMessage
+	Clipped  bool // whether any of its values is clipped
 }
 
 // Bytes is about how many bytes of JSON s takes in a page.
 func (s Shown) Bytes() int {
-	n := 128 + len(s.FieldScores) + len(s.Usage) + len(s.Prediction)
+	n := 128 + len(s.FieldScores) + len(s.Usage) + len(s.Prediction) + len(s.Input) + len(s.Expected)
 	if s.Error != nil {
 		n += len(s.Error.Code) + len(s.Error.Message)
 		for _, p := range s.Error.Path {
@@ -139,18 +143,28 @@ var shownColumns = fmt.Sprintf(`idx, status, score, contribution, result -> '$.f
 	length(CAST(result -> '$.prediction' AS BLOB)), substr(result -> '$.prediction', 1, %[1]d),
 	json_type(result, '$.error') IS 'object', substr(result ->> '$.error.code', 1, 256),
 	length(CAST(result -> '$.error.path' AS BLOB)), substr(result -> '$.error.path', 1, %[1]d),
-	length(CAST(result ->> '$.error.message' AS BLOB)), substr(result ->> '$.error.message', 1, %[1]d)`, MaxShown)
+	length(CAST(result ->> '$.error.message' AS BLOB)), substr(result ->> '$.error.message', 1, %[1]d),
+	length(CAST(example -> '$.input' AS BLOB)), substr(example -> '$.input', 1, %[1]d),
+	length(CAST(example -> '$.expected' AS BLOB)), substr(example -> '$.expected', 1, %[1]d)`, MaxShown)
 
 // scanShown reads a row of shownColumns.
 func scanShown(rows *sql.Rows) (Shown, error) {
 	var sh Shown
 	var score sql.NullFloat64
 	var fields, usage, pred, code, path, msg sql.NullString
-	var predSize, pathSize, msgSize sql.NullInt64
+	var in, exp sql.NullString
+	var predSize, pathSize, msgSize, inSize, expSize sql.NullInt64
 	var hasError bool
 	if err := rows.Scan(&sh.Index, &sh.Status, &score, &sh.Contribution, &fields, &usage, &predSize, &pred,
-		&hasError, &code, &pathSize, &path, &msgSize, &msg); err != nil {
+		&hasError, &code, &pathSize, &path, &msgSize, &msg, &inSize, &in, &expSize, &exp); err != nil {
 		return sh, err
+	}
+	var clippedIn, clippedExp bool
+	if in.Valid {
+		sh.Input, clippedIn = Clip([]byte(in.String), int(inSize.Int64))
+	}
+	if exp.Valid {
+		sh.Expected, clippedExp = Clip([]byte(exp.String), int(expSize.Int64))
 	}
 	if score.Valid {
 		sh.Score = &score.Float64
@@ -164,6 +178,7 @@ func scanShown(rows *sql.Rows) (Shown, error) {
 	} else {
 		sh.Prediction = json.RawMessage("null")
 	}
+	sh.Clipped = sh.Clipped || clippedIn || clippedExp
 	if !hasError {
 		return sh, nil
 	}

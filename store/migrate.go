@@ -65,6 +65,25 @@ var migrations = []string{
 		n      INTEGER NOT NULL,
 		data   BLOB NOT NULL
 	);`,
+	// 5: the results explorer (issue 15, filter.go): each result's error code and dataset
+	// row (NULL for runs stored before), the dimensions each valid example got wrong, and
+	// the indexes its filters seek. Rows stored before get their codes and wrong
+	// dimensions from their result's JSON here; their dataset rows are not recorded.
+	`ALTER TABLE results ADD COLUMN error_code TEXT;
+	ALTER TABLE results ADD COLUMN example TEXT;
+	CREATE TABLE result_wrong (
+		run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		dim    INTEGER NOT NULL,
+		idx    INTEGER NOT NULL,
+		PRIMARY KEY (run_id, dim, idx)
+	) WITHOUT ROWID;
+	UPDATE results SET error_code = result ->> '$.error.code' WHERE json_type(result, '$.error') = 'object';
+	INSERT OR IGNORE INTO result_wrong (run_id, dim, idx)
+		SELECT r.run_id, f.key, r.idx FROM results r, json_each(r.result, '$.field_scores') f
+		WHERE r.status = 'valid' AND f.value ->> '$.score' = 0;
+	CREATE INDEX results_imperfect ON results (run_id, idx) WHERE contribution < 1;
+	CREATE INDEX results_by_code ON results (run_id, error_code, idx) WHERE error_code IS NOT NULL;
+	CREATE INDEX results_by_contribution ON results (run_id, contribution, idx);`,
 }
 
 // backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the

@@ -119,61 +119,92 @@ func decodeResult(body []byte, res *engine.ExampleResult) error {
 // First is the After of the first page.
 const First = -1
 
-// PageQuery selects a page of a run's results: those after index After (First for the
-// start), with status Status if it is set, at most Limit (default 100, at most 10,000),
-// and when MaxBytes is set no more than fit in it (Shown.Bytes; one at least).
+// PageQuery selects a page of a run's results: those Filter selects after index After
+// (First for the start; under sort by score, after that result's place in that order), at
+// most Limit (default 100, at most 10,000), and when MaxBytes is set no more than fit in
+// it (Shown.Bytes; one at least). Status is Filter.Status, for callers written before
+// Filter: either may be set.
 type PageQuery struct {
+	Filter   ResultFilter
 	Status   engine.Status
 	After    int
 	Limit    int
 	MaxBytes int
 }
 
-// Page is a page of results, in index order, each as pages show it.
+// Page is a page of results, in the filter's order, each as pages show it.
 type Page struct {
 	Results []Shown
 	Next    int // the After of the next page; -1 when this is the last
+	// Total is how many results the filter selects, when an index counts them: every
+	// filter of one condition (status, imperfect, a wrong dimension, an error code, or
+	// none) in index order; nil for a text search, a confusion cell, several conditions
+	// or sort by score.
+	Total *int
+	// Scanned says the page stopped at the scan budget (scanBudget rows that did not
+	// match) before it was full: the results up to Next were searched; ask from Next for
+	// more. Next is then never -1.
+	Scanned bool
 }
 
-// Page returns the results of run id that q selects (none for an unknown run). It seeks an index with the last index
-// of the previous page (keyset pagination), so every page costs the same, however deep.
+// Page returns the results of run id that q selects (none for an unknown run). It seeks an
+// index with the last index of the previous page (keyset pagination), so every page costs
+// the same, however deep; a filter that an index does not serve reads a bounded number of
+// rows per page (Page.Scanned).
 func (s *Store) Page(id string, q PageQuery) (Page, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 100
 	}
 	limit = min(limit, 10_000)
-	var rows *sql.Rows
-	var err error
-	if q.Status != "" {
-		rows, err = s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? AND status = ? AND idx > ?
-			ORDER BY idx LIMIT ?`, id, string(q.Status), q.After, limit+1)
-	} else {
-		rows, err = s.r.Query(`SELECT `+shownColumns+` FROM results WHERE run_id = ? AND idx > ?
-			ORDER BY idx LIMIT ?`, id, q.After, limit+1)
+	f := q.Filter
+	if f.Status == "" {
+		f.Status = q.Status
 	}
+	p, err := s.planOf(id, f)
 	if err != nil {
 		return Page{}, err
 	}
-	defer rows.Close()
-	p := Page{Results: []Shown{}, Next: -1}
+	var hits []int
+	last, exhausted, err := s.walk(id, p, q.After, scanBudget, func(idx int) bool {
+		hits = append(hits, idx)
+		return len(hits) <= limit
+	})
+	if err != nil {
+		return Page{}, err
+	}
+	page := Page{Results: []Shown{}, Next: -1}
+	switch {
+	case len(hits) > limit:
+		hits = hits[:limit]
+		page.Next = hits[limit-1]
+	case exhausted:
+		page.Next, page.Scanned = last, true
+	}
+	cells, err := s.Cells(id, hits)
+	if err != nil {
+		return Page{}, err
+	}
 	total := 0
-	for rows.Next() {
-		if len(p.Results) == limit {
-			p.Next = p.Results[limit-1].Index
+	for _, idx := range hits {
+		sh, ok := cells[idx]
+		if !ok {
+			continue // not there a moment ago: a result is never deleted but with its run
+		}
+		if total += sh.Bytes(); q.MaxBytes > 0 && total > q.MaxBytes && len(page.Results) > 0 {
+			page.Next, page.Scanned = page.Results[len(page.Results)-1].Index, false
 			break
 		}
-		sh, err := scanShown(rows)
+		page.Results = append(page.Results, sh)
+	}
+	if p.counted {
+		n, err := s.count(id, p)
 		if err != nil {
 			return Page{}, err
 		}
-		if total += sh.Bytes(); q.MaxBytes > 0 && total > q.MaxBytes && len(p.Results) > 0 {
-			p.Next = p.Results[len(p.Results)-1].Index
-			break
-		}
-		p.Results = append(p.Results, sh)
+		page.Total = &n
 	}
-	return p, rows.Err()
+	return page, nil
 }
 
 // AllShown yields the results of run id in index order as pages show them (Shown), from

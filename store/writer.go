@@ -50,6 +50,9 @@ type row struct {
 	contribution float64
 	latency      any // nil or the model call's milliseconds
 	result       string
+	code         any   // nil or the error's code
+	example      any   // nil or the dataset row (engine.ExampleResult.Row)
+	wrong        []int // a valid result's dimensions that scored 0
 }
 
 // ResultWriter returns a writer that stores the results of run id.
@@ -73,6 +76,19 @@ func (w *Writer) Add(res engine.ExampleResult) error {
 	}
 	if res.Usage != nil {
 		r.latency = res.Usage.LatencyMS
+	}
+	if res.Error != nil {
+		r.code = string(res.Error.Code)
+	}
+	if len(res.Row) > 0 {
+		r.example = string(res.Row)
+	}
+	if res.Status == engine.StatusValid {
+		for d, fs := range res.FieldScores {
+			if fs.Score == 0 {
+				r.wrong = append(r.wrong, d)
+			}
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -152,12 +168,12 @@ const insertChunk = 100
 // insertSQL returns an INSERT of n rows.
 func insertSQL(n int) string {
 	var b strings.Builder
-	b.WriteString("INSERT INTO results (run_id, idx, status, score, contribution, latency_ms, result) VALUES ")
+	b.WriteString("INSERT INTO results (run_id, idx, status, score, contribution, latency_ms, result, error_code, example) VALUES ")
 	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
 	b.WriteString(" ON CONFLICT DO NOTHING")
 	return b.String()
@@ -172,13 +188,14 @@ func (s *Store) insert(runID string, rows []row) error {
 		return err
 	}
 	defer tx.Rollback()
-	args := make([]any, 0, 6*insertChunk)
+	args := make([]any, 0, 9*insertChunk)
 	added := int64(0)
+	var wrong []any // run_id, dim, idx of the rows inserted
 	for len(rows) > 0 {
 		n := min(len(rows), insertChunk)
 		args = args[:0]
 		for _, r := range rows[:n] {
-			args = append(args, runID, r.idx, r.status, r.score, r.contribution, r.latency, r.result)
+			args = append(args, runID, r.idx, r.status, r.score, r.contribution, r.latency, r.result, r.code, r.example)
 		}
 		var res sql.Result
 		if n == insertChunk {
@@ -191,10 +208,53 @@ func (s *Store) insert(runID string, rows []row) error {
 		}
 		k, _ := res.RowsAffected()
 		added += k
+		if k == int64(n) { // all new: their wrong dimensions are the ones just added
+			for _, r := range rows[:n] {
+				for _, d := range r.wrong {
+					wrong = append(wrong, runID, d, r.idx)
+				}
+			}
+		} else if err := wrongFromStored(tx, runID, rows[:n]); err != nil {
+			// Some were stored before (a resume adding them again): the stored results
+			// stand, so their wrong dimensions are read from what is stored.
+			return err
+		}
 		rows = rows[n:]
+	}
+	if err := insertWrong(tx, wrong); err != nil {
+		return err
 	}
 	if _, err := tx.Exec(`UPDATE runs SET done = done + ? WHERE id = ?`, added, runID); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// wrongChunk is how many result_wrong rows one INSERT carries (3 parameters each).
+const wrongChunk = 300
+
+// insertWrong stores the (run_id, dim, idx) triples of args in result_wrong.
+func insertWrong(tx *sql.Tx, args []any) error {
+	for len(args) > 0 {
+		n := min(len(args)/3, wrongChunk)
+		q := "INSERT OR IGNORE INTO result_wrong (run_id, dim, idx) VALUES " +
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", n), ", ")
+		if _, err := tx.Exec(q, args[:3*n]...); err != nil {
+			return err
+		}
+		args = args[3*n:]
+	}
+	return nil
+}
+
+// wrongFromStored fills result_wrong for the indices of rows from their stored results.
+func wrongFromStored(tx *sql.Tx, runID string, rows []row) error {
+	lo, hi := rows[0].idx, rows[0].idx
+	for _, r := range rows {
+		lo, hi = min(lo, r.idx), max(hi, r.idx)
+	}
+	_, err := tx.Exec(`INSERT OR IGNORE INTO result_wrong (run_id, dim, idx)
+		SELECT r.run_id, f.key, r.idx FROM results r, json_each(r.result, '$.field_scores') f
+		WHERE r.run_id = ? AND r.idx BETWEEN ? AND ? AND r.status = 'valid' AND f.value ->> '$.score' = 0`, runID, lo, hi)
+	return err
 }

@@ -90,9 +90,11 @@ func ExamplePath(id string, index int) string {
 }
 
 // ArtifactPath is an artifact the example index of run id references: p is the value of
-// its field as the dataset row (input, expected) or the prediction (output) has it.
+// its field as the dataset row (input, expected) or the prediction (output) has it. p is
+// one escaped segment (its slashes %2F): a browser resolves the dot segments of a URL
+// before it asks, and the invoices' "../images/invoice-001.png" would lose its "..".
 func ArtifactPath(id string, index int, p string) string {
-	return RunPath(id) + "/artifacts/" + strconv.Itoa(index) + "/" + escapeSlashed(strings.TrimPrefix(p, "./"))
+	return RunPath(id) + "/artifacts/" + strconv.Itoa(index) + "/" + url.PathEscape(strings.TrimPrefix(p, "./"))
 }
 
 // ChartsPath is the charts of run id: GET answers Charts.

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// maxDetailRow is the longest dataset row an example's detail reads from the dataset
+// file: its input and expected output whole up to api.MaxDetail each.
+const maxDetailRow = 2*api.MaxDetail + 4<<10
+
+// datasetRow reads the row of example index from run's dataset when it is still the one
+// the run took (its digest now is the run's), whole up to maxDetailRow: its input and
+// expected output as written, or none and why (the notes of pages).
+func (s *Server) datasetRow(ctx context.Context, run store.Run, index int) (input, expected json.RawMessage, note string) {
+	if run.DatasetDigest == "" {
+		return nil, nil, noteUnrecorded
+	}
+	now, p := s.runDatasetNow(ctx, run)
+	switch {
+	case now.digest == "":
+		return nil, nil, now.why + ": its rows are not shown"
+	case now.digest != run.DatasetDigest:
+		return nil, nil, noteChanged
+	}
+	f, info, err := s.openRegular(p)
+	if err != nil {
+		return nil, nil, "the dataset cannot be read now"
+	}
+	defer f.Close()
+	if !sameVersion(now.info, info) {
+		return nil, nil, noteChanged
+	}
+	ix, err := s.index(p, f, info)
+	if err != nil || index < 0 || index >= len(ix.offsets) {
+		return nil, nil, "the dataset has no such row"
+	}
+	end := info.Size()
+	if index+1 < len(ix.offsets) {
+		end = ix.offsets[index+1]
+	}
+	n := min(end-ix.offsets[index], maxDetailRow)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, ix.offsets[index]); err != nil && err != io.EOF {
+		return nil, nil, "the dataset cannot be read now"
+	}
+	if end-ix.offsets[index] > maxDetailRow {
+		r := partialRow(buf) // longer than a detail reads: its start, clipped
+		return r.Input, r.Expected, ""
+	}
+	line, _, _ := bytes.Cut(buf, []byte("\n"))
+	if input, expected, ok := rowValues(bytes.TrimRight(line, "\r")); ok {
+		return input, expected, ""
+	}
+	return nil, nil, "the dataset's row cannot be read"
+}
+
+// rowValues are a row's input and expected output, as the file wrote them.
+func rowValues(line []byte) (input, expected json.RawMessage, ok bool) {
+	var ex struct {
+		Input    json.RawMessage `json:"input"`
+		Expected json.RawMessage `json:"expected"`
+	}
+	if json.Unmarshal(line, &ex) != nil || ex.Input == nil {
+		return nil, nil, false
+	}
+	return ex.Input, ex.Expected, true
+}
+
+// example is one stored example with what the server knows of its row.
+type example struct {
+	run             store.Run
+	b               *ir.Benchmark
+	res             engine.ExampleResult
+	input, expected json.RawMessage
+	note            string // why input and expected are missing
+}
+
+// exampleOf reads example index of run id: its result, and its row from the store (runs
+// that recorded it) or else from the dataset while it is unchanged.
+func (s *Server) exampleOf(ctx context.Context, id string, index int) (example, error) {
+	run, err := s.st.GetRun(id)
+	if err != nil {
+		return example{}, storeError(err)
+	}
+	b, err := ir.Unmarshal(run.IR)
+	if err != nil {
+		return example{}, storeError(err)
+	}
+	res, found, err := s.st.Result(run.ID, index)
+	if err != nil {
+		return example{}, storeError(err)
+	}
+	if !found {
+		return example{}, refuse(http.StatusNotFound, api.NotFound, "run %s has no result of example %d", run.ID, index)
+	}
+	ex := example{run: run, b: b, res: res}
+	ex.input, ex.expected, ex.note = s.datasetRow(ctx, run, index)
+	return ex, nil
+}
+
+// artifactsOf is example index of run id as the artifact endpoint sees it.
+func (s *Server) artifactsOf(r *http.Request, id string, index int) (artifactTarget, string, error) {
+	ex, err := s.exampleOf(r.Context(), id, index)
+	if err != nil {
+		return artifactTarget{}, "", err
+	}
+	return artifactTarget{run: ex.run, b: ex.b, valid: ex.res.Status == engine.StatusValid,
+		refs: artifactRefs(ex.b, ex.input, ex.expected, ex.res.Prediction)}, ex.note, nil
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package server
+
+import "io/fs"
+
+// manyLinks: where the link count is not read, every file may be a hard link.
+func manyLinks(fs.FileInfo) bool { return true }

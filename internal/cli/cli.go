@@ -19,6 +19,10 @@ const (
 	ExitOK    = 0
 	ExitFail  = 1 // the input is invalid, or the work failed
 	ExitUsage = 2 // the command line is wrong
+	// ExitInfra is a run that measured its setup, not its AI-system: every example was an
+	// execution error (a model server not running, a command that crashes). It wins over
+	// ExitFail, so a CI job tells a broken setup from a score under its gate.
+	ExitInfra = 3
 )
 
 // env is what a command may touch: its arguments and standard streams. Files are read and
@@ -81,7 +85,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nFILE may be - for standard input. Run 'benchy COMMAND --help' for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 success, 1 invalid input or failure, 2 usage error.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 invalid input, failure or a gate not met, 2 usage error, 3 (benchy run) every example an execution error.")
 }
 
 // flags builds a command's flag set with a usage message in the house style.

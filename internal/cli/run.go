@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
@@ -31,12 +32,21 @@ func runRun(e *env, args []string) int {
 	var chosen systemFlags
 	chosen.define(fs)
 	parallel := fs.Int("parallel-systems", 1, "with several systems, `N` of them run at once (each with --concurrency workers)")
+	var g gate
+	g.define(fs)
+	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`: one testcase per example, a failure for each one not valid or scoring below 1, its fields in the message (several systems: one testsuite each)")
+	usage := fs.Usage
+	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), runExitCodes) }
 	pos, code, ok := parse(e, fs, args, 1)
 	if !ok {
 		return code
 	}
 	if *concurrency < 1 || *limit < 0 || *parallel < 1 {
 		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1, --limit at least 0 and --parallel-systems at least 1")
+		return ExitUsage
+	}
+	if g.ci && !g.set {
+		fmt.Fprintln(e.stderr, "benchy run: --fail-under-ci needs --fail-under X: the bound the interval's upper end must reach")
 		return ExitUsage
 	}
 	src, err := readInput(e, pos[0])
@@ -51,7 +61,7 @@ func runRun(e *env, args []string) int {
 		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
 	}
 	settings := runSettings{bench: pos[0], ws: ws, out: *out, store: !*noStore && pos[0] != "-",
-		opts: store.Options{Limit: *limit, Concurrency: *concurrency}}
+		opts: store.Options{Limit: *limit, Concurrency: *concurrency}, gate: g, junit: *junit}
 	if len(chosen.list) > 0 {
 		settings.outGiven = flagGiven(fs, "o")
 		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel)
@@ -63,6 +73,10 @@ func runRun(e *env, args []string) int {
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
 	if msg := outputClash(*out, stream, benchDir, plan.Paths.Workspace, plan.IR, readFiles(pos[0], plan.RuntimeFile, ws)); msg != "" {
+		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
+		return ExitUsage
+	}
+	if msg := junitClash(settings, plan, []string{*out, stream}); msg != "" {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
@@ -91,11 +105,40 @@ func runRun(e *env, args []string) int {
 		return ExitFail
 	}
 	printSummary(e.stderr, res.end.Report, *out)
+	if h := res.health(); h.Failed {
+		fmt.Fprintf(e.stderr, "failed infrastructure: %s\n", h.Sentence())
+	}
+	code = ExitOK
+	if !g.check(e.stderr, "", res.end.Report) {
+		code = ExitFail
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, []*junitSuite{res.junit}); err != nil {
+			fmt.Fprintf(e.stderr, "benchy run: --junit %s: %v\n", *junit, err)
+			code = ExitFail
+		}
+	}
 	if why := res.unreached(); why != "" {
 		fmt.Fprintf(e.stderr, "benchy run: %s\n", why)
-		return ExitFail
+		code = ExitInfra // over a gate it fails too: the setup, not the system, is what to fix
 	}
-	return ExitOK
+	return code
+}
+
+// junitClash says why --junit may not be written, or "": what writeClash refuses, or one of
+// the run's result files.
+func junitClash(r runSettings, plan *workspace.Plan, results []string) string {
+	if r.junit == "" {
+		return ""
+	}
+	files := readFiles(r.bench, plan.RuntimeFile, r.ws)
+	files = append(files, guarded{filepath.Join(plan.BenchmarkDir, filepath.FromSlash(plan.IR.Data.Path)), "the dataset " + plan.IR.Data.Path})
+	for _, p := range results {
+		if filepath.Clean(p) == filepath.Clean(r.junit) {
+			return fmt.Sprintf("--junit %s is a result file of the run (-o); name another file", r.junit)
+		}
+	}
+	return writeClash("--junit", r.junit, plan.Paths.Workspace, files)
 }
 
 // runSettings are the choices of a `benchy run` that every system's run shares.
@@ -106,6 +149,8 @@ type runSettings struct {
 	outGiven bool   // -o was given, not defaulted
 	store    bool   // record the runs in the workspace's store
 	opts     store.Options
+	gate     gate   // --fail-under
+	junit    string // --junit FILE, "" for none
 }
 
 // lockResults locks the result files of a run, before the store and any AI-system call:
@@ -138,6 +183,17 @@ type executed struct {
 	stored   store.Status
 	writeErr error
 	firstErr *engine.ResultError // the first execution error, for a run that had nothing else
+	codes    errorCodes          // the execution errors by code, for its health
+	junit    *junitSuite         // its testcases, with --junit
+}
+
+// health is a completed run's health: failed infrastructure when most examples were
+// execution errors (the zero Health for a run that did not complete).
+func (x executed) health() api.Health {
+	if x.end.Report == nil {
+		return api.Health{}
+	}
+	return x.codes.health(x.end.Report.Summary)
 }
 
 // unreached says, for a completed run whose every example was an execution error, that
@@ -164,12 +220,19 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	jsonl := &lazyFile{path: stream, stale: out}
 	defer jsonl.Close()
 	var res executed
+	if r.junit != "" {
+		res.junit = &junitSuite{benchmark: displayName(r.bench), system: plan.System.Label, output: plan.IR.Program.Output}
+	}
 	if r.store {
 		res.rec = openRecorder(log, r.bench, r.ws, plan.Spec("", r.opts))
 	}
 	obs := workspace.Observer{StoreFailed: res.rec.warn, Warn: res.rec.warn, Result: func(er engine.ExampleResult, _ bool) {
 		if res.firstErr == nil && er.Status == engine.StatusExecutionError && er.Error != nil {
 			res.firstErr = er.Error
+		}
+		res.codes.add(er)
+		if res.junit != nil {
+			res.junit.add(er)
 		}
 	}}
 	if bar != nil {

@@ -81,6 +81,14 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 	if code := nameResults(e, r, runs); code != ExitOK {
 		return code
 	}
+	var results []string
+	for _, run := range runs {
+		results = append(results, run.out, run.stream)
+	}
+	if msg := junitClash(r, runs[0].plan, results); msg != "" {
+		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
+		return ExitUsage
+	}
 	for _, run := range runs {
 		lock, err := lockResults(run.out, run.stream)
 		if err != nil {
@@ -115,16 +123,35 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 	}
 	wg.Wait()
 	worst := ExitOK
+	var suites []*junitSuite
 	for _, run := range runs {
+		label := run.plan.System.Label
 		switch {
 		case !run.started:
-			fmt.Fprintf(log, "%s: not started (%v)\n", run.plan.System.Label, context.Cause(ctx))
-			worst = ExitFail
+			fmt.Fprintf(log, "%s: not started (%v)\n", label, context.Cause(ctx))
+			worst = max(worst, ExitFail)
 		case run.res.end.Err != nil || run.res.writeErr != nil:
-			worst = ExitFail
-		case run.res.unreached() != "":
-			fmt.Fprintf(log, "%s: %s\n", run.plan.System.Label, run.res.unreached())
-			worst = ExitFail
+			worst = max(worst, ExitFail)
+		default:
+			if h := run.res.health(); h.Failed {
+				fmt.Fprintf(log, "%s: failed infrastructure: %s\n", label, h.Sentence())
+			}
+			if !r.gate.check(log, label, run.res.end.Report) {
+				worst = max(worst, ExitFail)
+			}
+			if run.res.unreached() != "" {
+				fmt.Fprintf(log, "%s: %s\n", label, run.res.unreached())
+				worst = ExitInfra // 3 over 1: see runExitCodes
+			}
+			if run.res.junit != nil {
+				suites = append(suites, run.res.junit)
+			}
+		}
+	}
+	if r.junit != "" && len(suites) > 0 {
+		if err := writeJUnit(r.junit, suites); err != nil {
+			fmt.Fprintf(log, "benchy run: --junit %s: %v\n", r.junit, err)
+			worst = max(worst, ExitFail)
 		}
 	}
 	if len(runs) > 1 {

@@ -28,7 +28,7 @@ func init() {
 		{"list", "[--workspace DIR] [--benchmark PATH] [--ir-hash H] [--limit N]", "list the stored runs, newest first", runsList},
 		{"show", "[--workspace DIR] [--ir] ID", "print a stored run's fields and summary as JSON", runsShow},
 		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] ID", "write a stored run's results: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
-		{"compare", "[--workspace DIR] [--json] A B", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A)", runsCompare},
+		{"compare", "[--workspace DIR] [--json] [--max-regression D] {A B | --baseline A B}", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A; --max-regression D fails on a significant drop of more than D)", runsCompare},
 	}
 }
 
@@ -465,10 +465,20 @@ const maxShownFlips = 10
 
 func runsCompare(e *env, args []string) int {
 	fs, wsFlag := runsFlags(e, "compare")
-	asJSON := fs.Bool("json", false, "print the comparison as the API's JSON (GET /api/runs/compare)")
-	pos, code, ok := parseArgs(e, fs, args, 2, "two run IDs, A and B")
+	asJSON := fs.Bool("json", false, "print the comparison as the API's JSON (GET /api/runs/compare); a gate's verdict then goes to stderr")
+	baseline := fs.String("baseline", "", "the baseline run `A`: the one run ID then given is B")
+	var gate regressionGate
+	gate.define(fs)
+	nargs, what := 2, "two run IDs, A and B"
+	if baselineGiven(args) {
+		nargs, what = 1, "run ID, B, after --baseline A"
+	}
+	pos, code, ok := parseArgs(e, fs, args, nargs, what)
 	if !ok {
 		return code
+	}
+	if flagGiven(fs, "baseline") {
+		pos = append([]string{*baseline}, pos...)
 	}
 	if !runIDsGiven(e, fs, pos) {
 		return ExitUsage
@@ -504,10 +514,21 @@ func runsCompare(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy runs compare: %v\n", err)
 		return ExitFail
 	case *asJSON:
-		return writeAPIJSON(e, "runs compare", cmp)
+		if code := writeAPIJSON(e, "runs compare", cmp); code != ExitOK {
+			return code
+		}
+		return gateCode(gate.check(e.stderr, cmp))
 	}
 	writeComparison(e.stdout, runs, cmp)
-	return ExitOK
+	return gateCode(gate.check(e.stdout, cmp))
+}
+
+// gateCode is the exit code of a gate's verdict.
+func gateCode(passed bool) int {
+	if passed {
+		return ExitOK
+	}
+	return ExitFail
 }
 
 // refusedJSON prints, for --json, the API's answer to a comparison it refuses (409 for runs

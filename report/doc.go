@@ -1,0 +1,12 @@
+// Package report builds the self-contained HTML report of one or more stored runs: one
+// file that opens offline in any browser, with no server, script or external URL. It
+// identifies each run (benchmark hash, dataset digest, AI-system), gives its score with its
+// interval and its counts, draws its charts as inline SVG, ranks the runs of one benchmark
+// when several are given, and shows the first failing examples field by field.
+//
+// It is pure: it takes the data as structs (api.Run, api.Charts, api.Result, api.Leaderboard
+// and the IR's program) and writes bytes, so it is tested without a store; `benchy report`
+// and the server's GET /api/report read the store and feed it. Align, which lines up an
+// example's expected output and prediction field by field in declaration order, is shared
+// with the CLI's JUnit file.
+package report

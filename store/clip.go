@@ -23,27 +23,33 @@ const MaxShown = 16 << 10
 // whole and fits, else a JSON string of at most MaxShown bytes of its start followed by a
 // marker, and true. A clipped value is a string whatever it was, so a reader tells it by
 // the result's clipped flag, and a person by the marker.
-func Clip(raw []byte, size int) (json.RawMessage, bool) {
-	if size >= 0 && size <= MaxShown && len(raw) <= MaxShown {
+func Clip(raw []byte, size int) (json.RawMessage, bool) { return clipAt(raw, size, MaxShown) }
+
+// clipAt is Clip with the bound n.
+func clipAt(raw []byte, size, n int) (json.RawMessage, bool) {
+	if size >= 0 && size <= n && len(raw) <= n {
 		return raw, false
 	}
-	text, _ := json.Marshal(clipped(raw, size, "bytes of JSON"))
+	text, _ := json.Marshal(clipped(raw, size, n, "bytes of JSON"))
 	return text, true
 }
 
 // ClipText is text (the start of a string of size bytes) itself when it fits in MaxShown,
 // else its start and a marker, and true.
-func ClipText(text string, size int) (string, bool) {
-	if size >= 0 && size <= MaxShown && len(text) <= MaxShown {
+func ClipText(text string, size int) (string, bool) { return clipTextAt(text, size, MaxShown) }
+
+// clipTextAt is ClipText with the bound n.
+func clipTextAt(text string, size, n int) (string, bool) {
+	if size >= 0 && size <= n && len(text) <= n {
 		return text, false
 	}
-	return clipped([]byte(text), size, "bytes"), true
+	return clipped([]byte(text), size, n, "bytes"), true
 }
 
 // clipped is the start of raw, at most MaxShown bytes and never inside a character, and
 // the marker: how long the value is (of what) and how much of it is shown.
-func clipped(raw []byte, size int, of string) string {
-	start := cutUTF8(raw, MaxShown)
+func clipped(raw []byte, size, n int, of string) string {
+	start := cutUTF8(raw, n)
 	if size < 0 {
 		return fmt.Sprintf("%s… [clipped: over %d %s; the first %d shown]", start, len(raw), of, len(start))
 	}
@@ -68,9 +74,9 @@ func cutUTF8(b []byte, n int) []byte {
 // all: the path itself when it is whole, else the elements start holds whole and the
 // start of the one it cuts, which ends in the marker. A hostile key (an extra_field error
 // names it) may be megabytes; the path stays a list of strings.
-func clipPath(start []byte, size int) ([]string, bool) {
+func clipPath(start []byte, size, n int) ([]string, bool) {
 	var path []string
-	if size <= MaxShown && len(start) == size && json.Unmarshal(start, &path) == nil {
+	if size <= n && len(start) == size && json.Unmarshal(start, &path) == nil {
 		return path, false
 	}
 	marker := fmt.Sprintf("… [clipped: the path is %d bytes of JSON; the first %d shown]", size, len(start))
@@ -139,16 +145,24 @@ func (s Shown) Bytes() int {
 // shownColumns read a result as Shown (scanShown): SQLite cuts the prediction, the
 // error's path (its JSON) and message to MaxShown characters and gives the bytes of each
 // whole.
-var shownColumns = fmt.Sprintf(`idx, status, score, contribution, result -> '$.field_scores', result -> '$.usage',
+var shownColumns = shownColumnsAt(MaxShown)
+
+// shownColumnsAt is shownColumns with each value cut at n bytes.
+func shownColumnsAt(n int) string {
+	return fmt.Sprintf(`idx, status, score, contribution, result -> '$.field_scores', result -> '$.usage',
 	length(CAST(result -> '$.prediction' AS BLOB)), substr(result -> '$.prediction', 1, %[1]d),
 	json_type(result, '$.error') IS 'object', substr(result ->> '$.error.code', 1, 256),
 	length(CAST(result -> '$.error.path' AS BLOB)), substr(result -> '$.error.path', 1, %[1]d),
 	length(CAST(result ->> '$.error.message' AS BLOB)), substr(result ->> '$.error.message', 1, %[1]d),
 	length(CAST(example -> '$.input' AS BLOB)), substr(example -> '$.input', 1, %[1]d),
-	length(CAST(example -> '$.expected' AS BLOB)), substr(example -> '$.expected', 1, %[1]d)`, MaxShown)
+	length(CAST(example -> '$.expected' AS BLOB)), substr(example -> '$.expected', 1, %[1]d)`, n)
+}
 
 // scanShown reads a row of shownColumns.
-func scanShown(rows *sql.Rows) (Shown, error) {
+func scanShown(rows *sql.Rows) (Shown, error) { return scanShownAt(rows, MaxShown) }
+
+// scanShownAt reads a row of shownColumnsAt(n).
+func scanShownAt(rows interface{ Scan(...any) error }, n int) (Shown, error) {
 	var sh Shown
 	var score sql.NullFloat64
 	var fields, usage, pred, code, path, msg sql.NullString
@@ -161,10 +175,10 @@ func scanShown(rows *sql.Rows) (Shown, error) {
 	}
 	var clippedIn, clippedExp bool
 	if in.Valid {
-		sh.Input, clippedIn = Clip([]byte(in.String), int(inSize.Int64))
+		sh.Input, clippedIn = clipAt([]byte(in.String), int(inSize.Int64), n)
 	}
 	if exp.Valid {
-		sh.Expected, clippedExp = Clip([]byte(exp.String), int(expSize.Int64))
+		sh.Expected, clippedExp = clipAt([]byte(exp.String), int(expSize.Int64), n)
 	}
 	if score.Valid {
 		sh.Score = &score.Float64
@@ -174,7 +188,7 @@ func scanShown(rows *sql.Rows) (Shown, error) {
 		sh.Usage = json.RawMessage(usage.String)
 	}
 	if pred.Valid {
-		sh.Prediction, sh.Clipped = Clip([]byte(pred.String), int(predSize.Int64))
+		sh.Prediction, sh.Clipped = clipAt([]byte(pred.String), int(predSize.Int64), n)
 	} else {
 		sh.Prediction = json.RawMessage("null")
 	}
@@ -185,9 +199,9 @@ func scanShown(rows *sql.Rows) (Shown, error) {
 	e := &engine.ResultError{Code: diag.Code(code.String)} // a code of the registry: a few bytes (cut at 256)
 	var clippedPath, clippedMessage bool
 	if path.Valid && path.String != "null" {
-		e.Path, clippedPath = clipPath([]byte(path.String), int(pathSize.Int64))
+		e.Path, clippedPath = clipPath([]byte(path.String), int(pathSize.Int64), n)
 	}
-	e.Message, clippedMessage = ClipText(msg.String, int(msgSize.Int64))
+	e.Message, clippedMessage = clipTextAt(msg.String, int(msgSize.Int64), n)
 	sh.Error = e
 	sh.Clipped = sh.Clipped || clippedPath || clippedMessage
 	return sh, nil

@@ -65,13 +65,13 @@ func TestClipPath(t *testing.T) {
 	key := strings.Repeat(`k\"`, MaxShown) // a hostile key, with escapes to cut into
 	whole := `["items","` + key + `","x"]`
 	for cut := MaxShown - 3; cut <= MaxShown; cut++ {
-		got, clipped := clipPath([]byte(whole[:cut]), len(whole))
+		got, clipped := clipPath([]byte(whole[:cut]), len(whole), MaxShown)
 		if !clipped || len(got) != 2 || got[0] != "items" || !strings.HasPrefix(got[1], `k"k"`) ||
 			!strings.HasSuffix(got[1], "… [clipped: the path is "+itoa(len(whole))+" bytes of JSON; the first "+itoa(cut)+" shown]") {
 			t.Errorf("cut at %d: %d elements, clipped %v: %.20q…", cut, len(got), clipped, got)
 		}
 	}
-	if got, clipped := clipPath([]byte(`["a","b"]`), 9); clipped || !slices.Equal(got, []string{"a", "b"}) {
+	if got, clipped := clipPath([]byte(`["a","b"]`), 9, MaxShown); clipped || !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("a short path: %q, clipped %v", got, clipped)
 	}
 }

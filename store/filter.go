@@ -219,6 +219,15 @@ func slicesEqual(a, b []string) bool {
 // (First: from the start): fn returns false to stop. It reads at most budget rows that
 // miss (0: no bound) and reports whether it stopped there, with the last index it read.
 func (s *Store) walk(id string, p plan, after, budget int, fn func(idx int) bool) (last int, exhausted bool, err error) {
+	return s.walkDir(id, p, after, budget, false, fn)
+}
+
+// walkDir is walk, backwards (before index after) with back.
+func (s *Store) walkDir(id string, p plan, after, budget int, back bool, fn func(idx int) bool) (last int, exhausted bool, err error) {
+	cmpOp, dir := " > ", ""
+	if back {
+		cmpOp, dir = " < ", " DESC"
+	}
 	q := "SELECT r.idx, r.contribution"
 	if len(p.residual) > 0 {
 		q += ", (" + strings.Join(p.residual, ") AND (") + ")"
@@ -241,14 +250,18 @@ func (s *Store) walk(id string, p plan, after, budget int, fn func(idx int) bool
 			case err != nil:
 				return 0, false, err
 			}
-			q += " AND (r.contribution, r.idx) > (?, ?)"
+			q += " AND (r.contribution, r.idx)" + cmpOp + "(?, ?)"
 			args = append(args, c, after)
 		} else {
-			q += " AND " + strings.SplitN(p.order, ",", 2)[0] + " > ?"
+			q += " AND " + strings.SplitN(p.order, ",", 2)[0] + cmpOp + "?"
 			args = append(args, after)
 		}
 	}
-	q += " ORDER BY " + p.order
+	order := p.order
+	if back {
+		order = strings.ReplaceAll(order, ",", dir+",") + dir
+	}
+	q += " ORDER BY " + order
 	rows, err := s.r.Query(q, args...)
 	if err != nil {
 		return 0, false, err

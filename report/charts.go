@@ -1,0 +1,131 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/benchy-eval/benchy/api"
+)
+
+// The charts are SVG drawn here, inline in the page: geometry is computed in Go and the
+// template writes it, so nothing runs in the browser.
+
+// rect is one bar or cell of a chart, in the chart's own units.
+type rect struct {
+	X, Y, W, H float64
+	Class      string
+	Label      string // its text (a count, a value)
+	Title      string // what a hover says
+}
+
+// chart is a bar chart: its size, bars and axis labels.
+type chart struct {
+	W, H   float64
+	Bars   []rect
+	Labels []rect // under the bars
+	Max    int
+	Empty  bool
+}
+
+// histogram draws Charts.Histogram: ten bins of valid scores and the perfect ones.
+func histogram(bins []int) chart {
+	c := chart{W: 440, H: 160}
+	top := 0
+	for _, n := range bins {
+		top = max(top, n)
+	}
+	c.Max, c.Empty = top, top == 0
+	const bw, gap, base = 36.0, 4.0, 130.0
+	for i, n := range bins {
+		x := 10 + float64(i)*(bw+gap)
+		h := 0.0
+		if top > 0 {
+			h = 110 * float64(n) / float64(top)
+		}
+		label := fmt.Sprintf("%.1f", float64(i)/10)
+		title := fmt.Sprintf("%d valid examples scored in [%.1f, %.1f)", n, float64(i)/10, float64(i+1)/10)
+		if i == 10 {
+			label, title = "1", fmt.Sprintf("%d valid examples scored 1", n)
+		}
+		c.Bars = append(c.Bars, rect{X: x, Y: base - h, W: bw, H: h, Class: "bar", Label: fmt.Sprint(n), Title: title})
+		c.Labels = append(c.Labels, rect{X: x + bw/2, Y: base + 16, Label: label})
+	}
+	return c
+}
+
+// statusBar is the status breakdown as one stacked bar 400 units wide.
+func statusBar(s api.Summary) []rect {
+	if s.Examples == 0 {
+		return nil
+	}
+	var out []rect
+	x := 0.0
+	for _, part := range []struct {
+		n     int
+		class string
+		name  string
+	}{{s.Valid, "valid", "valid"}, {s.InvalidOutputs, "invalid", "invalid_output"}, {s.ExecutionErrors, "error", "execution_error"}} {
+		w := 400 * float64(part.n) / float64(s.Examples)
+		if part.n > 0 {
+			out = append(out, rect{X: x, Y: 0, W: w, H: 24, Class: part.class, Title: fmt.Sprintf("%s: %d of %d", part.name, part.n, s.Examples)})
+		}
+		x += w
+	}
+	return out
+}
+
+// confusionView is one enum dimension's matrix: cells shaded by their share of the row.
+type confusionView struct {
+	Path    string
+	Values  []string
+	Cells   []rect
+	Heads   []rect // the predicted values, over the columns
+	Rows    []rect // the expected values, left of the rows
+	W, H    float64
+	TooMany int // the number of values when there are more than MaxConfusionValues (nothing drawn)
+}
+
+func confusionOf(c api.Confusion) confusionView {
+	v := confusionView{Path: api.DimensionKey(c.Path), Values: c.Values}
+	if len(c.Values) > MaxConfusionValues {
+		v.TooMany = len(c.Values)
+		return v
+	}
+	const cell, left, top = 34.0, 120.0, 90.0
+	n := float64(len(c.Values))
+	v.W, v.H = left+n*cell+10, top+n*cell+10
+	for i, val := range c.Values {
+		v.Heads = append(v.Heads, rect{X: left + float64(i)*cell + cell/2, Y: top - 6, Label: short(val)})
+		v.Rows = append(v.Rows, rect{X: left - 6, Y: top + float64(i)*cell + cell/2 + 4, Label: short(val)})
+	}
+	for i, row := range c.Cells {
+		total := 0
+		for _, k := range row {
+			total += k
+		}
+		for j, k := range row {
+			if i >= len(c.Values) || j >= len(c.Values) {
+				continue
+			}
+			class := "cell"
+			if k > 0 {
+				share := float64(k) / float64(total)
+				class = fmt.Sprintf("cell s%d", min(int(share*5), 4))
+				if i == j {
+					class += " diag"
+				}
+			}
+			v.Cells = append(v.Cells, rect{X: left + float64(j)*cell, Y: top + float64(i)*cell, W: cell - 2, H: cell - 2, Class: class,
+				Label: fmt.Sprint(k), Title: fmt.Sprintf("expected %s, predicted %s: %d", c.Values[i], c.Values[j], k)})
+		}
+	}
+	return v
+}
+
+// short is an enum value as a matrix's head shows it (its title has it whole).
+func short(s string) string {
+	r := []rune(s)
+	if len(r) > 14 {
+		return string(r[:13]) + "…"
+	}
+	return s
+}

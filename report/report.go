@@ -237,7 +237,7 @@ var funcs = template.FuncMap{
 		}
 		return h
 	},
-	"f4": func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f4":  func(v float64) string { return fmt.Sprintf("%.4f", v) },
 	"sf4": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 	"opt": func(p *float64) string {
 		if p == nil {

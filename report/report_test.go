@@ -70,9 +70,9 @@ func TestReportSelfContained(t *testing.T) {
 	if !strings.Contains(html, `&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;`) {
 		t.Errorf("the prediction is not shown as escaped text")
 	}
-	clean := strings.ReplaceAll(html, `https://evil.example/`, "")        // the attack's own text, escaped
-	clean = strings.ReplaceAll(clean, `&lt;img src=x onerror`, "")         // ditto
-	clean = strings.ReplaceAll(clean, `href=&#34;https:`, "")              // ditto, as JSON escapes it
+	clean := strings.ReplaceAll(html, `https://evil.example/`, "") // the attack's own text, escaped
+	clean = strings.ReplaceAll(clean, `&lt;img src=x onerror`, "") // ditto
+	clean = strings.ReplaceAll(clean, `href=&#34;https:`, "")      // ditto, as JSON escapes it
 	if m := external.FindAllString(clean, 5); len(m) > 0 {
 		t.Errorf("the report names something outside itself: %q", m)
 	}

@@ -14,7 +14,8 @@ import (
 // Report is what one HTML file shows: a section per benchmark, in the order given.
 type Report struct {
 	Sections []Section
-	// Examples is how many failing examples each run lists at most (the CLI's --examples).
+	// Examples is how many failing examples each run lists at most (the CLI's --examples;
+	// 0 lists none).
 	Examples int
 }
 
@@ -56,9 +57,6 @@ const MaxConfusionValues = 24
 // URL of anything outside the file. Every value is escaped by html/template, so a
 // prediction is always text.
 func Write(w io.Writer, r Report) error {
-	if r.Examples <= 0 {
-		r.Examples = DefaultExamples
-	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := page.Execute(bw, view(r)); err != nil {
 		return err

@@ -63,7 +63,7 @@ var external = regexp.MustCompile(`(?i)https?:|//[a-z0-9.-]+\.[a-z]{2,}/|\bsrc=|
 // answered: a prediction that is markup stays text, a URL in it is text, not a link.
 func TestReportSelfContained(t *testing.T) {
 	attack := `</script><img src=x onerror=alert(1)><a href="https://evil.example/">x</a>`
-	html := write(t, Report{Sections: []Section{{Benchmark: "invoices/benchmark.yaml", BenchmarkHash: "sha256:ab", Runs: []Run{fixture("R1", 40, attack)}}}})
+	html := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "invoices/benchmark.yaml", BenchmarkHash: "sha256:ab", Runs: []Run{fixture("R1", 40, attack)}}}})
 	if strings.Contains(html, "<img") || strings.Contains(html, "<a href=\"https") || strings.Contains(html, "onerror=alert(1)>") {
 		t.Fatalf("a prediction's markup is markup in the report")
 	}
@@ -93,7 +93,7 @@ func TestReportSelfContained(t *testing.T) {
 // TestReportFieldsInDeclarationOrder: expected and prediction line up by field in the
 // program's order (vendor, kind), not in either value's key order (kind first).
 func TestReportFieldsInDeclarationOrder(t *testing.T) {
-	html := write(t, Report{Sections: []Section{{Benchmark: "b.yaml", Runs: []Run{fixture("R1", 4, "Acme Ltd")}}}})
+	html := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "b.yaml", Runs: []Run{fixture("R1", 4, "Acme Ltd")}}}})
 	i, j := strings.Index(html, "<td>vendor</td>"), strings.Index(html, "<td>kind</td>")
 	if i < 0 || j < 0 || i > j {
 		t.Fatalf("vendor at %d, kind at %d", i, j)
@@ -108,14 +108,14 @@ func TestReportFieldsInDeclarationOrder(t *testing.T) {
 func TestReportSections(t *testing.T) {
 	a, b := fixture("R1", 4, "x"), fixture("R2", 4, "y")
 	b.Health = api.Health{Failed: true, Code: "provider_error", Message: "cannot reach http://127.0.0.1:11434 — is the server running?", Count: 4, Examples: 4}
-	html := write(t, Report{Sections: []Section{{Benchmark: "a.yaml", Runs: []Run{a}}, {Benchmark: "b.yaml", Runs: []Run{b}}}})
+	html := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "a.yaml", Runs: []Run{a}}, {Benchmark: "b.yaml", Runs: []Run{b}}}})
 	if strings.Count(html, `<section class="benchmark"`) != 2 || !strings.Contains(html, `id="mixed"`) {
 		t.Errorf("two benchmarks: no two sections with the note")
 	}
 	if !strings.Contains(html, "Failed infrastructure, not a score: 4 of 4 examples: provider_error: cannot reach http://127.0.0.1:11434 — is the server running?") {
 		t.Errorf("no health banner")
 	}
-	one := write(t, Report{Sections: []Section{{Benchmark: "a.yaml", Runs: []Run{a}}}})
+	one := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "a.yaml", Runs: []Run{a}}}})
 	if strings.Contains(one, `id="mixed"`) {
 		t.Errorf("one benchmark said to be several")
 	}
@@ -132,7 +132,7 @@ func TestReportSize(t *testing.T) {
 	for i, r := range runs {
 		entries = append(entries, api.LeaderboardEntry{Rank: i + 1, System: r.Run.System.Label, Run: r.Run.ID, Examples: 10000})
 	}
-	html := write(t, Report{Sections: []Section{{Benchmark: "b.yaml", Runs: runs, Boards: []api.Leaderboard{{Entries: entries}}}}})
+	html := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "b.yaml", Runs: runs, Boards: []api.Leaderboard{{Entries: entries}}}}})
 	t.Logf("report of 10 runs x 10,000 examples, %d failing examples listed: %d bytes", DefaultExamples*10, len(html))
 	if len(html) >= 2<<20 {
 		t.Errorf("%d bytes, over 2 MB", len(html))

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/benchy-eval/benchy/report"
+	"github.com/benchy-eval/benchy/report/fromstore"
+)
+
+// runReport writes the self-contained HTML report of stored runs: `benchy report RUN...
+// -o report.html`, what GET /api/report sends (fromstore.Gather, report.Write).
+func runReport(e *env, args []string) int {
+	fs := flags(e, "report")
+	out := fs.String("o", "report.html", "the HTML file to write (replaced whole, never written through: a link there is replaced, not followed)")
+	examples := fs.Int("examples", report.DefaultExamples, "list the first `N` failing examples of each run")
+	wsFlag := fs.String("workspace", "", "the workspace whose runs to read (default: the nearest one from the working directory up)")
+	ids, code, ok := parseSome(e, fs, args, "one run ID or more")
+	if !ok {
+		return code
+	}
+	if *examples < 0 {
+		fmt.Fprintln(e.stderr, "benchy report: --examples must be at least 0")
+		return ExitUsage
+	}
+	if !runIDsGiven(e, fs, ids) {
+		return ExitUsage
+	}
+	st, ws, code := openRuns(e, "report", *wsFlag)
+	if st == nil {
+		return noRun(e, "report", ids[0], ws, code)
+	}
+	defer st.Close()
+	if why := writeClash("-o", *out, ws, storeFiles(ws)); why != "" {
+		fmt.Fprintf(e.stderr, "benchy report: %s\n", why)
+		return ExitUsage
+	}
+	full := make([]string, len(ids))
+	for i, id := range ids {
+		var err error
+		if full[i], err = st.FindRun(id); err != nil {
+			fmt.Fprintf(e.stderr, "benchy report: %v\n", err)
+			return ExitFail
+		}
+	}
+	rep, err := fromstore.Gather(st, full, *examples)
+	if err == nil {
+		err = writeFresh(*out, func(w io.Writer) error { return report.Write(w, rep) })
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy report: %v\n", err)
+		return ExitFail
+	}
+	fmt.Fprintf(e.stderr, "report of %s: %s\n", count(len(full), "run"), *out)
+	return ExitOK
+}
+
+// parseSome is parseArgs for a command that takes one positional argument or more.
+func parseSome(e *env, fs *flag.FlagSet, args []string, what string) ([]string, int, bool) {
+	var pos []string
+	for {
+		fs.SetOutput(io.Discard) // as parseArgs: --help prints once, on stdout
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return nil, ExitOK, false
+		}
+		fs.SetOutput(e.stderr)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "benchy %s: %v\n", fs.Name(), err)
+			fs.Usage()
+			return nil, ExitUsage, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+		if len(args) > 0 && args[0] == "--" {
+			pos = append(pos, args[1:]...)
+			break
+		}
+	}
+	if len(pos) == 0 {
+		fmt.Fprintf(e.stderr, "benchy %s: expects %s\n", fs.Name(), what)
+		fs.Usage()
+		return nil, ExitUsage, false
+	}
+	return pos, ExitOK, true
+}

@@ -1,0 +1,149 @@
+package fromstore
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/leaderboard"
+	"github.com/benchy-eval/benchy/report"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// Gather reads runs ids (full ids, in the order given, each once) from st into a report
+// listing at most examples failing examples a run (none for 0).
+// Runs of one benchmark hash share a section; a section of several runs has the
+// leaderboard of each dataset they took.
+func Gather(st *store.Store, ids []string, examples int) (report.Report, error) {
+	examples = max(examples, 0)
+	rep := report.Report{Examples: examples}
+	at := map[string]int{} // benchmark hash -> its section
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		r, err := st.GetRun(id)
+		if err != nil {
+			return rep, err
+		}
+		run, err := gatherRun(st, r, examples)
+		if err != nil {
+			return rep, fmt.Errorf("run %s: %w", id, err)
+		}
+		key := r.BenchmarkHash
+		if key == "" { // stored before identities: its own section
+			key = "run:" + r.ID
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(rep.Sections)
+			at[key] = i
+			rep.Sections = append(rep.Sections, report.Section{Benchmark: r.Benchmark, BenchmarkHash: r.BenchmarkHash})
+		}
+		rep.Sections[i].Runs = append(rep.Sections[i].Runs, run)
+	}
+	for i := range rep.Sections {
+		if err := boards(st, &rep.Sections[i]); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// gatherRun is one run as the report shows it.
+func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
+	var out report.Run
+	raw, err := json.Marshal(r) // store.Run's JSON is the API's run (runs show prints it)
+	if err == nil {
+		err = json.Unmarshal(raw, &out.Run)
+	}
+	if err != nil {
+		return out, err
+	}
+	out.Run.IR = nil
+	var b ir.Benchmark
+	if json.Unmarshal(r.IR, &b) == nil {
+		out.Program = b.Program
+	}
+	if out.Charts, err = st.Charts(r.ID, enums(out.Program.Output)); err != nil {
+		return out, err
+	}
+	top, err := st.TopError(r.ID)
+	if err != nil {
+		return out, err
+	}
+	s := out.Charts.Summary
+	out.Health = api.Health{Examples: s.Examples, Failed: s.Examples > 0 && 2*s.ExecutionErrors > s.Examples,
+		Code: top.Code, Message: top.Message, Count: top.Count}
+	page := store.Page{}
+	if examples > 0 {
+		page, err = st.Page(r.ID, store.PageQuery{Filter: store.ResultFilter{Imperfect: true}, After: store.First, Limit: examples, MaxBytes: 8 << 20})
+		if err != nil {
+			return out, err
+		}
+	}
+	for _, sh := range page.Results {
+		out.Failing = append(out.Failing, result(sh))
+	}
+	out.FailingTotal = len(out.Failing)
+	if page.Total != nil {
+		out.FailingTotal = *page.Total
+	} else if len(out.Charts.Histogram) == 11 {
+		out.FailingTotal = s.Examples - out.Charts.Histogram[10]
+	}
+	return out, nil
+}
+
+// boards adds to a section of several runs the leaderboard of each dataset they took.
+func boards(st *store.Store, s *report.Section) error {
+	if len(s.Runs) < 2 || s.BenchmarkHash == "" {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, r := range s.Runs {
+		d := r.Run.DatasetDigest
+		if d == "" || done[d] {
+			continue
+		}
+		done[d] = true
+		b, err := leaderboard.Build(st, s.BenchmarkHash, d)
+		if err != nil {
+			return err
+		}
+		s.Boards = append(s.Boards, b)
+	}
+	return nil
+}
+
+// enums are the enum dimensions of output, for their confusion matrices.
+func enums(output ir.Field) []store.Enum {
+	var out []store.Enum
+	for _, l := range output.Leaves() {
+		if l.Field.Type == ir.TypeEnum {
+			out = append(out, store.Enum{Path: l.Path, Values: l.Field.Values})
+		}
+	}
+	return out
+}
+
+// result is a stored result as the API sends it (server's wireResult).
+func result(sh store.Shown) api.Result {
+	r := api.Result{Index: sh.Index, Status: string(sh.Status), Prediction: sh.Prediction, Score: sh.Score,
+		Contribution: sh.Contribution, Input: sh.Input, Expected: sh.Expected, Clipped: sh.Clipped}
+	if sh.Error != nil {
+		r.Error = &api.ResultError{Code: string(sh.Error.Code), Path: sh.Error.Path, Message: sh.Error.Message}
+	}
+	if json.Unmarshal(sh.FieldScores, &r.FieldScores) != nil {
+		r.FieldScores = []api.FieldScore{}
+	}
+	if sh.Usage != nil {
+		var u api.ExampleUsage
+		if json.Unmarshal(sh.Usage, &u) == nil {
+			r.Usage = &u
+		}
+	}
+	return r
+}

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 		"GET /api/runs/compare":                          s.compareRuns,
 		"GET /api/leaderboard":                           s.leaderboard,
 		"GET /api/leaderboard/examples":                  s.grid,
+		"GET /api/report":                                s.report,
 		"GET /api/runs/{id}":                             s.getRun,
 		"GET /api/runs/{id}/results":                     s.runResults,
 		"GET /api/runs/{id}/results/{index}":             s.exampleDetail,

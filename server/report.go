@@ -1,0 +1,45 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/benchy-eval/benchy/api"
+	htmlreport "github.com/benchy-eval/benchy/report"
+	"github.com/benchy-eval/benchy/report/fromstore"
+)
+
+// maxReportRuns bounds the runs of one report: each costs its charts' reads.
+const maxReportRuns = 50
+
+// report answers GET /api/report?run=ID&run=ID...[&examples=N]: the self-contained HTML
+// report of those runs as a download, the same file `benchy report` writes. A CSP that
+// allows nothing but the page's own inline style keeps it inert even if opened from here.
+func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	ids := q["run"]
+	if len(ids) == 0 || len(ids) > maxReportRuns {
+		return refuse(http.StatusBadRequest, api.BadRequest, "name from 1 to %d runs, each as ?run=ID", maxReportRuns)
+	}
+	n, err := intParam(q, "examples", htmlreport.DefaultExamples, 0)
+	if err != nil {
+		return err
+	}
+	full := make([]string, len(ids))
+	for i, id := range ids {
+		if full[i], err = s.st.FindRun(id); err != nil {
+			return storeError(err)
+		}
+	}
+	rep, err := fromstore.Gather(s.st, full, min(n, 1000))
+	if err != nil {
+		return storeError(err)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="benchy-report.html"`)
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	htmlreport.Write(w, rep) // an error now is the client gone: nothing left to answer
+	return nil
+}

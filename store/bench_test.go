@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if big.dir != "" {
 		os.RemoveAll(big.dir)
 	}
+	if explore.dir != "" {
+		os.RemoveAll(explore.dir)
+	}
 	os.Exit(code)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -50,6 +51,11 @@ var ErrUnknownDimension = errors.New("no such scoring dimension")
 // rows keep a page of a 1,000,000-result run within 200 ms (BenchmarkPages).
 var scanBudget = 30_000 // a variable for the tests
 
+// scanTime bounds a page's scan in time as well, on a loaded machine: a text search reads
+// some 16 µs a row (JSON of the prediction and the row, folded), so 30,000 rows could take
+// half a second when other work shares the cores.
+var scanTime = 120 * time.Millisecond
+
 // plan is a filter as SQL: the index it walks (from, where, order), and what each row
 // of it must also meet (residual, args after the walk's).
 type plan struct {
@@ -77,7 +83,8 @@ func (s *Store) planOf(id string, f ResultFilter) (plan, error) {
 		if err != nil {
 			return p, err
 		}
-		p.from = "result_wrong w JOIN results r ON r.run_id = w.run_id AND r.idx = w.idx"
+		// CROSS JOIN keeps result_wrong the outer loop: SQLite walked results first.
+		p.from = "result_wrong w CROSS JOIN results r ON r.run_id = w.run_id AND r.idx = w.idx"
 		p.where, p.args, p.order, walked = "w.dim = ?", []any{dim}, "w.idx", "wrong"
 	case f.Code != "":
 		p.from = "results r INDEXED BY results_by_code"
@@ -267,7 +274,7 @@ func (s *Store) walkDir(id string, p plan, after, budget int, back bool, fn func
 		return 0, false, err
 	}
 	defer rows.Close()
-	last, misses := First, 0
+	last, misses, started := First, 0, time.Now()
 	for rows.Next() {
 		var idx int
 		var c float64
@@ -277,7 +284,7 @@ func (s *Store) walkDir(id string, p plan, after, budget int, back bool, fn func
 		}
 		last = idx
 		if !hit.Bool {
-			if misses++; budget > 0 && misses >= budget {
+			if misses++; budget > 0 && (misses >= budget || misses%256 == 0 && time.Since(started) > scanTime) {
 				return last, true, rows.Err()
 			}
 			continue
@@ -291,13 +298,24 @@ func (s *Store) walkDir(id string, p plan, after, budget int, back bool, fn func
 
 // count is how many results of run id p selects, when an index counts them (p.counted).
 func (s *Store) count(id string, p plan) (int, error) {
-	q := "SELECT count(*) FROM " + p.from + " WHERE " + strings.SplitN(p.order, ".", 2)[0] + ".run_id = ?"
+	var n int
+	if p.where == "" { // every result: the run's count of them, kept with each insert
+		err := s.r.QueryRow(`SELECT done FROM runs WHERE id = ?`, id).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		return n, err
+	}
+	from := p.from
+	if strings.HasPrefix(from, "result_wrong w") {
+		from = "result_wrong w" // the count needs no result
+	}
+	q := "SELECT count(*) FROM " + from + " WHERE " + strings.SplitN(p.order, ".", 2)[0] + ".run_id = ?"
 	args := []any{id}
 	if p.where != "" {
 		q += " AND " + p.where
 		args = append(args, p.args...)
 	}
-	var n int
 	err := s.r.QueryRow(q, args...).Scan(&n)
 	return n, err
 }

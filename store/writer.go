@@ -65,9 +65,30 @@ func (s *Store) ResultWriter(id string) *Writer {
 
 // Add buffers one result, committing the batch when it is full.
 func (w *Writer) Add(res engine.ExampleResult) error {
-	w.buf.Reset()
-	if err := w.enc.Encode(&res); err != nil {
+	r, err := w.rowOf(&res)
+	if err != nil {
 		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	w.rows = append(w.rows, r)
+	if len(w.rows) >= batchSize {
+		return w.flushLocked()
+	}
+	if w.timer == nil {
+		w.timer = time.AfterFunc(flushEvery, w.timed)
+	}
+	return w.takeErr()
+}
+
+// rowOf is res as the row Add stores.
+func (w *Writer) rowOf(res *engine.ExampleResult) (row, error) {
+	w.buf.Reset()
+	if err := w.enc.Encode(res); err != nil {
+		return row{}, err
 	}
 	r := row{idx: res.Index, status: string(res.Status), contribution: res.Contribution,
 		result: string(bytes.TrimSuffix(w.buf.Bytes(), []byte{'\n'}))}
@@ -90,19 +111,7 @@ func (w *Writer) Add(res engine.ExampleResult) error {
 			}
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return ErrClosed
-	}
-	w.rows = append(w.rows, r)
-	if len(w.rows) >= batchSize {
-		return w.flushLocked()
-	}
-	if w.timer == nil {
-		w.timer = time.AfterFunc(flushEvery, w.timed)
-	}
-	return w.takeErr()
+	return r, nil
 }
 
 // Flush commits what is buffered.

@@ -169,7 +169,12 @@ func (p *Page) dimensionChart(dims []api.Dimension) app.UI {
 func (p *Page) confusion(m api.Confusion) app.UI {
 	k := api.DimensionKey(m.Path)
 	n := len(m.Values)
-	const cell, labelW, headH = 40.0, 120.0, 92.0
+	const cell, labelW = 40.0, 120.0
+	longest := 0
+	for _, v := range m.Values {
+		longest = min(14, max(longest, len([]rune(v))))
+	}
+	headH := 18 + 5.5*float64(longest) // the column labels, turned 50°
 	max := 1
 	for _, row := range m.Cells {
 		for _, c := range row {

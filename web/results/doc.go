@@ -1,4 +1,7 @@
-// Package results is the results page (/results?run=ID[&status=S]): a run's score and
-// interval, its counts by status, accuracy per dimension, its examples a page at a time
-// (keyset pages from the server), and its exports.
+// Package results is the results page (/results?run=ID): a run's score and interval (or,
+// for a run that failed as infrastructure, a red banner saying why and the score greyed),
+// its charts (SVG drawn from the server's counts), its examples a page at a time under a
+// filter (keyset pages from the server), each example in full (&example=N), and its
+// exports of what the filter selects. Every filter, the page and the example are in the
+// URL.
 package results

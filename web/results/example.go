@@ -144,12 +144,12 @@ func (p *Page) renderComparison(d *api.ExampleDetail, schema *ir.Field, expected
 		if predicted == nil {
 			pok = false
 		}
-		mark, class, title := "", "mark none", "not scored"
+		mark, class, title := "", "none", "not scored"
 		weight := ""
 		if fs, ok := fieldScore(d.FieldScores, l.path); ok {
-			mark, class, title = "✗", "mark bad", "wrong"
+			mark, class, title = "✗", "bad", "wrong"
 			if fs.Score == 1 {
-				mark, class, title = "✓", "mark ok", "right"
+				mark, class, title = "✓", "ok", "right"
 			}
 			weight = strconv.FormatFloat(fs.Weight, 'f', -1, 64)
 		} else if w, ok := weightOf(p.bench, l.path); ok {
@@ -158,11 +158,11 @@ func (p *Page) renderComparison(d *api.ExampleDetail, schema *ir.Field, expected
 		if l.typ == "" {
 			title = "not in the output schema"
 		}
-		rows = append(rows, app.Tr().Class("field-row "+class).DataSet("path", api.DimensionKey(l.path)).Body(
+		rows = append(rows, app.Tr().Class("field-row field-"+class).DataSet("path", api.DimensionKey(l.path)).Body(
 			app.Th().Body(app.Span().Class("mono").Text(dotted(l.path)), app.Div().Class("muted small").Text(l.typ)),
 			app.Td().Class("expected").Body(valueCell(d, l.typ, ev, eok)),
 			app.Td().Class("prediction").Body(valueCell(d, l.typ, pv, pok)),
-			app.Td().Class(class).Title(title).Text(mark),
+			app.Td().Class("mark "+class).Title(title).Text(mark),
 			app.Td().Class("weight").Text(weight),
 		))
 	}

@@ -30,10 +30,10 @@ table.results tr.result:hover td { background: #f3f7fc; }
 .artifact-path { margin-top: 2px; }
 table.compare-fields th { white-space: nowrap; }
 table.compare-fields td.expected, table.compare-fields td.prediction { width: 40%; }
-table.compare-fields td.mark { font-size: 18px; font-weight: 700; text-align: center; }
+table.compare-fields td.mark { display: table-cell; font-size: 18px; font-weight: 700; text-align: center; }
 table.compare-fields td.mark.ok { color: var(--ok); }
 table.compare-fields td.mark.bad { color: var(--bad); }
-table.compare-fields tr.mark.bad td.prediction { background: #fdf3f2; }
+table.compare-fields tr.field-bad td.prediction { background: #fdf3f2; }
 table.compare-fields td.weight { color: var(--muted); font-variant-numeric: tabular-nums; }
 .missing { font-style: italic; }
 pre.request { font: 12px/1.45 var(--mono); background: #f3f5f8; border: 1px solid var(--line); border-radius: 5px; padding: 8px; max-height: 420px; overflow: auto; white-space: pre-wrap; }

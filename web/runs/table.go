@@ -83,13 +83,22 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 		app.Td().Body(check),
 		app.Td().Class("mono").Title(r.ID).Text(ui.ShortID(r.ID)),
 		app.Td().Body(app.Span().Class("badge "+r.Status).Text(r.Status)),
-		app.Td().Class("run-score").Body(app.Text(score), partialTag(r, sizes, score != ui.NoValue)),
+		app.Td().Class("run-score").Body(app.Text(score), partialTag(r, sizes, score != ui.NoValue), healthNote(r.Health)),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),
 		app.Td().Class("run-system").Body(ui.SystemName(ui.RunSystem(&r), systemHash(r))),
 		app.Td().Text(ui.Time(r.CreatedAt)),
 		app.Td().Body(app.A().Href(ui.ResultsURL(r.ID, "")).Text("results")),
 	)
+}
+
+// healthNote says in a run's row that it failed as infrastructure (most examples execution
+// errors), its most frequent error in full: its score is not the system's quality.
+func healthNote(h *api.Health) app.UI {
+	if h == nil || !h.Failed {
+		return nil
+	}
+	return app.Div().Class("run-health notice error small").Title("the score is not meaningful").Text("failed: " + h.Sentence())
 }
 
 // systemHash is a run's system hash, "" for a run stored before Benchy recorded systems.

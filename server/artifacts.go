@@ -220,10 +220,11 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request) error {
 		return refuse(http.StatusBadRequest, api.BadRequest, "the example index must be an integer of at least 0")
 	}
 	asked := r.PathValue("path")
-	t, note, err := s.artifactsOf(r, id, index)
+	ex, err := s.exampleOf(r.Context(), id, index, nil)
 	if err != nil {
 		return err
 	}
+	t, note := ex.target(), ex.note
 	var ref *artifactRef
 	for i := range t.refs {
 		if sameArtifact(t.refs[i].value, asked) {

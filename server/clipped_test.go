@@ -92,7 +92,7 @@ func TestResultsClipped(t *testing.T) {
 		}
 		var expected string
 		if string(res.Input) != fmt.Sprintf(`{"text":"ex-%02d"}`, res.Index) || json.Unmarshal(res.Expected, &expected) != nil ||
-			!strings.HasPrefix(expected, fmt.Sprintf(`{"number": "ex-%02d-éé`, res.Index)) || !strings.Contains(expected, "[clipped: over ") ||
+			!strings.HasPrefix(strings.ReplaceAll(expected, " ", ""), fmt.Sprintf(`{"number":"ex-%02d-éé`, res.Index)) || !strings.Contains(expected, "[clipped: ") ||
 			len(res.Expected) > 2*maxCellBytes {
 			t.Errorf("result %d: its input %.80s, expected (%d bytes) %.80s", res.Index, res.Input, len(res.Expected), res.Expected)
 		}

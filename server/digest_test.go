@@ -26,6 +26,7 @@ func TestDigestSeesArtifactChange(t *testing.T) {
 	_, srv := serve(t, Config{Workspace: dir})
 	id := startRun(t, srv, `{"benchmark": "benchmark.yaml"}`)
 	run := waitStatus(t, srv, id, store.Completed)
+	forgetRows(t, dir, id) // its pages read the dataset (TestRecordedRowsShown)
 	data := filepath.Join(dir, "data", "invoices.jsonl")
 	rows, err := os.ReadFile(data)
 	if err != nil {

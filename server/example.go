@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
@@ -79,40 +81,43 @@ func rowValues(line []byte) (input, expected json.RawMessage, ok bool) {
 type example struct {
 	run             store.Run
 	b               *ir.Benchmark
-	res             engine.ExampleResult
+	d               store.Detail // its result, its row when the store has it, its neighbours
 	input, expected json.RawMessage
 	note            string // why input and expected are missing
 }
 
-// exampleOf reads example index of run id: its result, and its row from the store (runs
-// that recorded it) or else from the dataset while it is unchanged.
-func (s *Server) exampleOf(ctx context.Context, id string, index int) (example, error) {
+// exampleOf reads example index of run id with its neighbours under the filter of query
+// q: its result, and its row from the store (runs that recorded it) or else from the
+// dataset while it is unchanged.
+func (s *Server) exampleOf(ctx context.Context, id string, index int, q url.Values) (example, error) {
 	run, err := s.st.GetRun(id)
 	if err != nil {
 		return example{}, storeError(err)
 	}
 	b, err := ir.Unmarshal(run.IR)
 	if err != nil {
-		return example{}, storeError(err)
+		return example{}, storeError(fmt.Errorf("run %s's stored IR: %w", id, err))
 	}
-	res, found, err := s.st.Result(run.ID, index)
+	f, err := checkedFilter(q, b)
+	if err != nil {
+		return example{}, err
+	}
+	d, found, err := s.st.Detail(run.ID, index, storeFilter(f, b))
 	if err != nil {
 		return example{}, storeError(err)
 	}
 	if !found {
 		return example{}, refuse(http.StatusNotFound, api.NotFound, "run %s has no result of example %d", run.ID, index)
 	}
-	ex := example{run: run, b: b, res: res}
-	ex.input, ex.expected, ex.note = s.datasetRow(ctx, run, index)
+	ex := example{run: run, b: b, d: d, input: d.Input, expected: d.Expected}
+	if ex.input == nil {
+		ex.input, ex.expected, ex.note = s.datasetRow(ctx, run, index)
+	}
 	return ex, nil
 }
 
-// artifactsOf is example index of run id as the artifact endpoint sees it.
-func (s *Server) artifactsOf(r *http.Request, id string, index int) (artifactTarget, string, error) {
-	ex, err := s.exampleOf(r.Context(), id, index)
-	if err != nil {
-		return artifactTarget{}, "", err
-	}
-	return artifactTarget{run: ex.run, b: ex.b, valid: ex.res.Status == engine.StatusValid,
-		refs: artifactRefs(ex.b, ex.input, ex.expected, ex.res.Prediction)}, ex.note, nil
+// target is ex as the artifact endpoint sees it.
+func (ex example) target() artifactTarget {
+	return artifactTarget{run: ex.run, b: ex.b, valid: ex.d.Status == engine.StatusValid,
+		refs: artifactRefs(ex.b, ex.input, ex.expected, decodeAny(ex.d.Prediction))}
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // maxSearch bounds the text search (?q=): a longer one is refused, not cut.
@@ -97,6 +99,21 @@ func enumDimensions(b *ir.Benchmark) []ir.Leaf {
 				out = append(out, l)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// storeFilter is a checked filter f (checkedFilter) as the store takes it, its
+// dimensions as the paths of b.
+func storeFilter(f api.Filter, b *ir.Benchmark) store.ResultFilter {
+	out := store.ResultFilter{Status: engine.Status(f.Status), Imperfect: f.Imperfect, Code: f.Code, Text: f.Text, ByScore: f.Sort == api.SortScore}
+	for _, d := range b.Scoring.Dimensions {
+		if f.Wrong != "" && api.DimensionKey(d.Path) == f.Wrong {
+			out.Wrong = d.Path
+		}
+		if f.Field != "" && api.DimensionKey(d.Path) == f.Field {
+			out.Cell = &store.Cell{Path: d.Path, Expected: f.Expected, Predicted: f.Predicted}
 		}
 	}
 	return out

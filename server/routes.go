@@ -39,6 +39,7 @@ func (s *Server) routes() {
 		"GET /api/runs/{id}/results":                     s.runResults,
 		"GET /api/runs/{id}/results/{index}":             s.exampleDetail,
 		"GET /api/runs/{id}/artifacts/{index}/{path...}": s.serveArtifact,
+		"GET /api/runs/{id}/charts":                      s.charts,
 		"GET /api/runs/{id}/events":                      s.runEvents,
 		"POST /api/runs/{id}/cancel":                     s.cancelRun,
 		"POST /api/runs/{id}/resume":                     s.resumeRun,

@@ -124,14 +124,16 @@ func setFile(t *testing.T, name, text string, age time.Duration) {
 	}
 }
 
-// TestRowsOfTheRunsDataset: the results page and the example grid show a run's input and
-// expected output only while its dataset is the one it took: line 1 changed, they show
+// TestRowsOfTheRunsDataset: the results page of a run that did not record its rows, and
+// the example grid, show a run's input and expected output only while its dataset is the
+// one it took: line 1 changed, they show
 // none and say why (rows_note), a dataset that no longer validates is a note too, never
 // an error, and the dataset set back shows them again.
 func TestRowsOfTheRunsDataset(t *testing.T) {
 	dir, srv := twoSystems(t)
 	id := startRun(t, srv, `{"benchmark": "benchmark.yaml"}`)
 	waitStatus(t, srv, id, store.Completed)
+	forgetRows(t, dir, id) // its pages read the dataset (TestRecordedRowsShown)
 	data := filepath.Join(dir, "data", "invoices.jsonl")
 	orig, err := os.ReadFile(data)
 	if err != nil {

@@ -322,7 +322,9 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := api.Runs{Runs: make([]api.Run, 0, len(runs))}
 	for _, run := range runs {
-		out.Runs = append(out.Runs, s.view(run))
+		v := s.view(run)
+		s.health(&v, false)
+		out.Runs = append(out.Runs, v)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
@@ -332,7 +334,9 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeError(err)
 	}
-	return writeJSON(w, http.StatusOK, s.view(run))
+	v := s.view(run)
+	s.health(&v, true)
+	return writeJSON(w, http.StatusOK, v)
 }
 
 // intParam reads an optional integer query parameter of at least least.
@@ -348,49 +352,60 @@ func intParam(q url.Values, name string, def, least int) (int, error) {
 	return n, nil
 }
 
-// runResults serves a page of a run's results (?status=&after=&limit=), or with ?format=
-// all of them as a download.
+// runResults serves a page of a run's results under the filter of the query (api.Filter:
+// status, imperfect, wrong, code, q, a confusion cell, sort; after, limit), or with
+// ?format= all that it selects as a download. Each value is checked against the run's
+// IR first: a refusal says what is allowed.
 func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 	id, q := r.PathValue("id"), r.URL.Query()
-	if q.Has("format") {
-		return s.exportRun(w, id, q)
-	}
-	pq := store.PageQuery{Status: engine.Status(q.Get("status"))}
-	switch pq.Status {
-	case "", engine.StatusValid, engine.StatusInvalidOutput, engine.StatusExecutionError:
-	default:
-		return refuse(http.StatusBadRequest, api.BadRequest, "status is valid, invalid_output or execution_error")
-	}
-	var err error
-	if pq.After, err = intParam(q, "after", store.First, store.First); err != nil {
-		return err
-	}
-	if pq.Limit, err = intParam(q, "limit", 100, 1); err != nil {
-		return err
-	}
-	pq.Limit, pq.MaxBytes = min(pq.Limit, maxPageLimit), maxPageBytes
 	run, err := s.st.GetRun(id)
 	if err != nil {
 		return storeError(err)
 	}
+	b, err := ir.Unmarshal(run.IR)
+	if err != nil {
+		return storeError(fmt.Errorf("run %s's stored IR: %w", id, err))
+	}
+	f, err := checkedFilter(q, b)
+	if err != nil {
+		return err
+	}
+	if q.Has("format") {
+		return s.exportRun(w, run, b, storeFilter(f, b), q)
+	}
+	pq := store.PageQuery{Filter: storeFilter(f, b)}
+	if pq.After, err = intParam(q, api.QAfter, store.First, store.First); err != nil {
+		return err
+	}
+	if pq.Limit, err = intParam(q, api.QLimit, 100, 1); err != nil {
+		return err
+	}
+	pq.Limit, pq.MaxBytes = min(pq.Limit, maxPageLimit), maxPageBytes
 	page, err := s.st.Page(id, pq) // each result clipped, the page cut at the bound
 	if err != nil {
 		return storeError(err)
 	}
-	out := api.ResultPage{Results: make([]api.Result, len(page.Results)), Next: page.Next}
-	indices, sizes := make([]int, len(page.Results)), make([]int, len(page.Results))
+	out := api.ResultPage{Results: make([]api.Result, len(page.Results)), Next: page.Next, Total: page.Total, Scanned: page.Scanned}
+	all := make([]int, len(page.Results)) // each result's bytes, its row's included
+	var indices, sizes, at []int          // the results whose row the store has not: read from the dataset
 	for i, sh := range page.Results {
-		out.Results[i], indices[i], sizes[i] = wireResult(sh), sh.Index, sh.Bytes()
+		out.Results[i], all[i] = wireResult(sh), sh.Bytes()
+		if sh.Input == nil {
+			indices, sizes, at = append(indices, sh.Index), append(sizes, sh.Bytes()), append(at, i)
+		}
 	}
 	rows, note := s.withRows(r.Context(), run, indices, sizes, maxPageBytes)
-	for i, row := range rows {
-		res := &out.Results[i]
+	for k, row := range rows {
+		res := &out.Results[at[k]]
 		res.Input, res.Expected, res.Clipped = row.Input, row.Expected, res.Clipped || row.Clipped
+		all[at[k]] += len(row.Input) + len(row.Expected)
 	}
-	if n := fits(sizes, maxPageBytes); n < len(out.Results) { // the rows took it past the bound
-		out.Results, out.Next = out.Results[:n], out.Results[n-1].Index
+	if n := fits(all, maxPageBytes); n < len(out.Results) { // the rows took it past the bound
+		out.Results, out.Next, out.Scanned = out.Results[:n], out.Results[n-1].Index, false
 	}
-	out.RowsNote = note
+	if len(indices) > 0 {
+		out.RowsNote = note
+	}
 	return writeJSON(w, http.StatusOK, out)
 }
 
@@ -403,7 +418,7 @@ var maxPageBytes = 8 << 20 // a variable for its test
 // wireResult is a result as pages show it (store.Shown) as the API sends it.
 func wireResult(sh store.Shown) api.Result {
 	r := api.Result{Index: sh.Index, Status: string(sh.Status), Prediction: sh.Prediction, Score: sh.Score,
-		Contribution: sh.Contribution, Error: wireResultError(sh.Error), Clipped: sh.Clipped}
+		Contribution: sh.Contribution, Error: wireResultError(sh.Error), Input: sh.Input, Expected: sh.Expected, Clipped: sh.Clipped}
 	if json.Unmarshal(sh.FieldScores, &r.FieldScores) != nil {
 		r.FieldScores = []api.FieldScore{}
 	}
@@ -431,15 +446,20 @@ var exportTypes = map[store.Format]string{
 	store.CSV:   "text/csv; charset=utf-8",
 }
 
-// exportRun streams every result of a run from the store, row by row.
-func (s *Server) exportRun(w http.ResponseWriter, id string, q url.Values) error {
+// exportRun streams the results of run that filter f selects (all of them for none),
+// from the store, row by row: after and limit are for pages.
+func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark, f store.ResultFilter, q url.Values) error {
+	id := run.ID
 	format := store.Format(q.Get("format"))
 	ct, ok := exportTypes[format]
 	if !ok {
 		return refuse(http.StatusBadRequest, api.BadFormat, "format is json, jsonl or csv")
 	}
-	if q.Has("status") || q.Has("after") || q.Has("limit") {
-		return refuse(http.StatusBadRequest, api.BadRequest, "an export has every result: status, after and limit are for pages")
+	if q.Has(api.QAfter) || q.Has(api.QLimit) {
+		return refuse(http.StatusBadRequest, api.BadRequest, "an export has every result the filter selects: after and limit are for pages")
+	}
+	if !f.IsZero() {
+		return refuse(http.StatusBadRequest, api.BadRequest, "this server exports every result: a filter is for pages")
 	}
 	out := &lazyResponse{w: w, header: func(h http.Header) {
 		h.Set("Content-Type", ct)

@@ -51,17 +51,18 @@ const (
 
 // Server serves one workspace.
 type Server struct {
-	cfg    Config
-	dir    string   // the workspace, absolute: runs resolve data and artifacts against it
-	dirs   []string // dir, and its real path when that differs: what clients never see
-	wsRoot *os.Root // dir opened as an os.Root: the file handlers reach the workspace through it
-	st     *store.Store
-	runs   *manager
-	mux    *http.ServeMux
-	hosts  *hostPolicy
-	rows   rowCache     // where each example of a dataset starts, for pages of results
-	lists  compileCache // each benchmark file's listing entry, by version
-	cmps   compareCache // comparisons of finished runs
+	cfg     Config
+	dir     string   // the workspace, absolute: runs resolve data and artifacts against it
+	dirs    []string // dir, and its real path when that differs: what clients never see
+	wsRoot  *os.Root // dir opened as an os.Root: the file handlers reach the workspace through it
+	st      *store.Store
+	runs    *manager
+	mux     *http.ServeMux
+	hosts   *hostPolicy
+	rows    rowCache     // where each example of a dataset starts, for pages of results
+	chartsC chartsCache  // completed runs' charts (charts.go)
+	lists   compileCache // each benchmark file's listing entry, by version
+	cmps    compareCache // comparisons of finished runs
 
 	uploads chan struct{} // a slot per raw upload streaming (maxUploads)
 

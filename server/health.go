@@ -1,0 +1,26 @@
+package server
+
+import (
+	"github.com/benchy-eval/benchy/api"
+)
+
+// health says whether run v is a score or failed infrastructure: Failed when more than
+// half the examples it has results of are execution errors, with the most frequent
+// execution error (store.TopError, one read of the code index). With all, the top error
+// is also named for a run that did not fail but has execution errors (a run's own page);
+// a listing names it only for the runs that failed, so that it costs a query only per
+// failed run. Nil before the run has results.
+func (s *Server) health(v *api.Run, all bool) {
+	if v.Summary == nil || v.Summary.Examples == 0 {
+		return
+	}
+	h := &api.Health{Examples: v.Summary.Examples, Failed: 2*v.Summary.ExecutionErrors > v.Summary.Examples}
+	if v.Summary.ExecutionErrors > 0 && (all || h.Failed) {
+		if top, err := s.st.TopError(v.ID); err != nil {
+			s.logf("run %s: its most frequent error: %v", v.ID, err)
+		} else {
+			h.Code, h.Message, h.Count = top.Code, top.Message, top.Count
+		}
+	}
+	v.Health = h
+}

@@ -72,10 +72,10 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 	})
 
 	logs := runEach(t, dir, "echo")
-	// Every example of the unreachable provider fails: the run says so and exits 1.
+	// Every example of the unreachable provider fails: the run says so and exits 3.
 	code, _, stderr := runBenchy(t, "run", "-o", filepath.Join(dir, "unreachable", "results.json"), filepath.Join(dir, "unreachable", "benchmark.yaml"))
-	if code != 1 || !strings.Contains(stderr, "was never reached") {
-		t.Errorf("unreachable: exit %d, want 1 saying the system was never reached\n%s", code, stderr)
+	if code != 3 || !strings.Contains(stderr, "was never reached") {
+		t.Errorf("unreachable: exit %d, want 3 saying the system was never reached\n%s", code, stderr)
 	}
 	logs += stderr
 	echoed, _ := os.ReadFile(filepath.Join(dir, "echo", "results.json"))

@@ -97,10 +97,10 @@ func TestResultsClipped(t *testing.T) {
 			t.Errorf("result %d: its input %.80s, expected (%d bytes) %.80s", res.Index, res.Input, len(res.Expected), res.Expected)
 		}
 	}
-	// The export streams every value whole.
+	// The export streams every value whole: each prediction and expected output.
 	_, body := export(t, srv, id, "jsonl")
-	if n := strings.Count(body, strings.Repeat("é", 200<<10)); n != 12 || strings.Contains(body, "clipped") {
-		t.Errorf("the export holds %d whole predictions in %d bytes", n, len(body))
+	if n := strings.Count(body, strings.Repeat("é", 200<<10)); n != 2*12 || strings.Contains(body, "clipped") {
+		t.Errorf("the export holds %d whole predictions and expected outputs in %d bytes", n, len(body))
 	}
 
 	saved := maxPageBytes

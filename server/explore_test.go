@@ -182,3 +182,42 @@ func TestRecordedRowsShown(t *testing.T) {
 		t.Errorf("a run without rows, its dataset changed: input %s, note %q; detail %s", page.Results[0].Input, page.RowsNote, d.Input)
 	}
 }
+
+// TestExportFiltered: an export honours the results filter and carries each result's
+// input and expected output beside its prediction: JSONL members, CSV columns of the
+// program's leaves in declaration order. after and limit are for pages.
+func TestExportFiltered(t *testing.T) {
+	dir, _ := mediaWorkspace(t)
+	_, srv := serve(t, Config{Workspace: dir})
+	id := startRun(t, srv, `{"benchmark": "media/benchmark.yaml"}`)
+	waitStatus(t, srv, id, store.Completed)
+	var valid api.ResultPage
+	decode(t, srv, "GET", api.ResultsPath(id, url.Values{"status": {"valid"}}), "", http.StatusOK, &valid)
+	if len(valid.Results) == 0 || len(valid.Results) == 4 {
+		t.Fatalf("%d valid results: the filter shows nothing", len(valid.Results))
+	}
+	_, body := export(t, srv, id, "csv&status=valid")
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	head := "index,status,score,contribution,error_code,error_path,prediction,input.image,input.sound,input.doc,expected.label,expected.drawing,prediction.label,prediction.drawing"
+	if lines[0] != head || len(lines) != 1+len(valid.Results) || !strings.Contains(lines[1], "../files/x0.png") {
+		t.Errorf("csv of the valid results:\n%s\nwant the head %s and %d rows", body, head, len(valid.Results))
+	}
+	_, body = export(t, srv, id, "jsonl&code=invalid_enum")
+	var res struct {
+		Index    int
+		Input    map[string]string
+		Expected map[string]string
+	}
+	lines = strings.Split(strings.TrimSpace(body), "\n")
+	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &res) != nil || res.Index != 2 || res.Input["image"] != "../files/x2.png" || res.Expected["label"] != "cat" {
+		t.Errorf("jsonl of code=invalid_enum: %s", body)
+	}
+	if _, body = export(t, srv, id, "jsonl&q=no+such+text"); body != "" {
+		t.Errorf("an export of nothing: %q", body)
+	}
+	for _, q := range []string{"&after=0", "&limit=1", "&status=bad", "&wrong=nope"} {
+		if r := call(t, srv, "GET", api.RunPath(id)+"/results?format=jsonl"+q, ""); r.status != http.StatusBadRequest {
+			t.Errorf("export %s: %d %s", q, r.status, r.body)
+		}
+	}
+}

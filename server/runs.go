@@ -447,7 +447,10 @@ var exportTypes = map[store.Format]string{
 }
 
 // exportRun streams the results of run that filter f selects (all of them for none),
-// from the store, row by row: after and limit are for pages.
+// from the store, row by row, each with its input and expected output (CSV: a column per
+// leaf of the program, input.x, expected.y, prediction.y, in declaration order): after and
+// limit are for pages. A run stored before rows were recorded has them empty, said in the
+// X-Benchy-Note trailer.
 func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark, f store.ResultFilter, q url.Values) error {
 	id := run.ID
 	format := store.Format(q.Get("format"))
@@ -458,16 +461,27 @@ func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark
 	if q.Has(api.QAfter) || q.Has(api.QLimit) {
 		return refuse(http.StatusBadRequest, api.BadRequest, "an export has every result the filter selects: after and limit are for pages")
 	}
-	if !f.IsZero() {
-		return refuse(http.StatusBadRequest, api.BadRequest, "this server exports every result: a filter is for pages")
+	eq := store.ExportQuery{Filter: f}
+	for _, l := range b.Program.Input.Leaves() {
+		eq.Input = append(eq.Input, l.Path)
+	}
+	for _, l := range b.Program.Output.Leaves() {
+		eq.Output = append(eq.Output, l.Path)
 	}
 	out := &lazyResponse{w: w, header: func(h http.Header) {
 		h.Set("Content-Type", ct)
 		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "benchy-"+id+"."+string(format)))
+		h.Set("Trailer", exportNote)
 	}}
-	err := s.st.Export(id, format, out)
+	note, err := s.st.ExportRows(id, format, eq, out)
 	switch {
 	case err == nil:
+		if !out.started { // nothing selected, and a format with no head (jsonl)
+			out.Write(nil)
+		}
+		if note != "" {
+			w.Header().Set(exportNote, note)
+		}
 		return nil
 	case out.started:
 		// Part of the body is out: break the connection rather than end it looking complete.
@@ -477,6 +491,9 @@ func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark
 	}
 	return storeError(err)
 }
+
+// exportNote is the trailer of an export that says what it lacks (store.NoRowsNote).
+const exportNote = "X-Benchy-Note"
 
 // lazyResponse sends its header with the first byte of the body, so that an error found
 // before any can still be answered as one.

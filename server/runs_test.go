@@ -143,8 +143,11 @@ func TestRunInvoice(t *testing.T) {
 		if r := call(t, srv, "GET", "/api/runs/"+id+"/results?format=xml", ""); r.status != http.StatusBadRequest {
 			t.Errorf("format=xml: %d", r.status)
 		}
-		if r := call(t, srv, "GET", "/api/runs/"+id+"/results?format=csv&status=valid", ""); r.status != http.StatusBadRequest {
-			t.Errorf("format with status: %d", r.status)
+		if r := call(t, srv, "GET", "/api/runs/"+id+"/results?format=csv&after=3", ""); r.status != http.StatusBadRequest {
+			t.Errorf("format with after: %d", r.status)
+		}
+		if _, body := export(t, srv, id, "csv&status=execution_error"); strings.Count(body, "\n") != 1+2 || !strings.Contains(body, "adapter_error") {
+			t.Errorf("csv of the execution errors (the filter honoured):\n%s", body)
 		}
 		if r := call(t, srv, "GET", "/api/runs/NOPE/results?format=jsonl", ""); r.status != http.StatusNotFound || !strings.Contains(r.body, "not_found") {
 			t.Errorf("unknown run: %d %s", r.status, r.body)

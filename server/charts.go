@@ -18,11 +18,12 @@ import (
 // wait for one count (flights), not one each.
 const maxCharts = 64
 
-// chartsCache holds completed runs' charts by run id.
+// chartsCache holds completed runs' charts and top errors by run id.
 type chartsCache struct {
 	mu      sync.Mutex
 	m       map[string]api.Charts
 	flights map[string]chan struct{} // the count under way of each run: closed when done
+	tops    map[string]api.CodeCount // completed runs' most frequent execution error (health.go)
 }
 
 // charts is GET /api/runs/{id}/charts: what the results page draws, counted by the store

@@ -89,6 +89,18 @@ func BenchmarkExplore(b *testing.B) {
 		}
 		report(b, took, "detail")
 	})
+	b.Run("run-cold", func(b *testing.B) { // its health: the most frequent error counted
+		var took []time.Duration
+		for b.Loop() {
+			s.chartsC = chartsCache{}
+			var v api.Run
+			took = append(took, get(b, api.RunPath(id), &v))
+			if v.Health == nil || v.Health.Code != "timeout" {
+				b.Fatalf("health %+v", v.Health)
+			}
+		}
+		report(b, took, "run")
+	})
 	b.Run("charts-cold", func(b *testing.B) { // counted by the store each time
 		var took []time.Duration
 		for b.Loop() {

@@ -32,6 +32,7 @@ type Failure struct {
 	Message    string
 	Prediction any    // for invalid_output: what the system did answer
 	Usage      *Usage // what the failed call cost, when the provider said
+	Request    string // the request sent, as rendered (see Answer.Request), when there was one
 }
 
 // Answer is an output with what producing it cost. An adapter may return an *Answer
@@ -39,7 +40,13 @@ type Failure struct {
 type Answer struct {
 	Output any
 	Usage  *Usage
+	// Request is the request sent to the model, as rendered, for the results explorer:
+	// bounded (MaxRequest), with no secret and no artifact's bytes.
+	Request string
 }
+
+// MaxRequest bounds Answer.Request and Failure.Request; the engine cuts a longer one.
+const MaxRequest = 64 << 10
 
 func (f *Failure) Error() string { return fmt.Sprintf("%s: %s", f.Code, f.Message) }
 

@@ -19,6 +19,9 @@ type ExampleResult struct {
 	Contribution float64      `json:"contribution"`
 	Error        *ResultError `json:"error"`
 	Usage        *Usage       `json:"usage,omitempty"` // beside A.14: what a model call cost
+	// Request is the request sent to a model, as rendered (Answer.Request), for the store:
+	// not in the A.14 document.
+	Request string `json:"-"`
 	// Row is the example's dataset row as the file wrote it, {"input": ..., "expected": ...}
 	// in the file's key order, artifact paths as written (not resolved): the results
 	// explorer shows it beside the prediction without reading the dataset again. It is no

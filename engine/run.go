@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/ir"
@@ -425,12 +426,12 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	res := ExampleResult{Index: ex.index, Row: ex.row}
 	out, err := invoke(ctx, ad, ex)
 	if a, ok := out.(*Answer); ok {
-		out, res.Usage = a.Output, a.Usage
+		out, res.Usage, res.Request = a.Output, a.Usage, boundRequest(a.Request)
 	}
 	if err != nil {
 		f := failureOf(err)
 		res.Status = f.Status
-		res.Usage = f.Usage
+		res.Usage, res.Request = f.Usage, boundRequest(f.Request)
 		res.Error = &ResultError{Code: f.Code, Message: f.Message}
 		if f.Status == StatusInvalidOutput {
 			res.Prediction = encodable(f.Prediction)
@@ -463,6 +464,19 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	s := sum / r.weights
 	res.Score, res.Contribution = &s, s
 	return res
+}
+
+// boundRequest cuts a rendered request at MaxRequest, at a character boundary, with a
+// marker saying how long it was.
+func boundRequest(s string) string {
+	if len(s) <= MaxRequest {
+		return s
+	}
+	cut := MaxRequest
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n… (cut: the request was %d bytes)", len(s))
 }
 
 // encodable returns an invalid prediction as it is, or as text when JSON cannot hold it (an

@@ -53,7 +53,7 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	}
 	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, url: url}, nil
+		return &modelAdapter{c: c, w: w, task: &task, url: url, line: requestLine(url)}, nil
 	}, nil
 }
 
@@ -91,6 +91,7 @@ type modelAdapter struct {
 	w    wire
 	task *Task
 	url  string
+	line string // the recorded request's first line (requestLine)
 }
 
 func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) (any, error) {
@@ -102,11 +103,14 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 	if err != nil {
 		return nil, err
 	}
+	// What was sent goes with the answer and with every failure from here on, so that an
+	// example that failed shows what it asked.
+	request := body.record(a.line, a.c.secrets)
 	start := time.Now()
 	resp, f := a.c.send(ctx, a.url, a.w.headers(a.c.key), body)
 	latency := float64(time.Since(start).Microseconds()) / 1000
 	if f != nil {
-		f.Usage = &engine.Usage{LatencyMS: latency}
+		f.Usage, f.Request = &engine.Usage{LatencyMS: latency}, request
 		return nil, a.c.redact(f)
 	}
 	// The key is masked in the body before it is read, so that no message cut from it keeps
@@ -117,10 +121,10 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 	}
 	usage.LatencyMS = latency
 	if f != nil {
-		f.Usage = usage
+		f.Usage, f.Request = usage, request
 		return nil, a.c.redact(f)
 	}
-	return &engine.Answer{Output: a.c.secrets.Value(out), Usage: usage}, nil
+	return &engine.Answer{Output: a.c.secrets.Value(out), Usage: usage, Request: request}, nil
 }
 
 func (a *modelAdapter) Close() error { return nil }

@@ -136,9 +136,16 @@ func TestHardeningProviderURLBuiltAndMasked(t *testing.T) {
 			if !errors.As(err, &f) || !strings.Contains(f.Message, "cannot reach the provider's endpoint: ") {
 				t.Fatalf("unreachable: %v", err)
 			}
+			request := f.Request
+			f.Request = ""
 			text, _ := json.Marshal(f)
 			if p := urlLeak(f.Message, string(text)); p != "" {
 				t.Errorf("the failure keeps %q of the URL: %s", p, f.Message)
+			}
+			// The recorded request names the endpoint's path, and nothing else of the URL.
+			line, rest, _ := strings.Cut(request, "\n")
+			if p := urlLeak(rest); p != "" || !strings.HasPrefix(line, "POST /v1/") || strings.ContainsAny(line, "?@:") {
+				t.Errorf("the recorded request keeps %q of the URL: %s", p, request)
 			}
 		})
 	}

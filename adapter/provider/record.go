@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
+)
+
+// The results explorer shows the request each example sent to its model (engine.Answer's
+// and engine.Failure's Request): a line "POST /v1/chat/completions", then the JSON body
+// indented by two spaces, its keys in the order sent. It is a copy for people, so it
+// keeps nothing they must not see and nothing they cannot read: no header (the key goes
+// there), the key and the base URL's credentials masked wherever the request holds them
+// (a prompt or a parameter may), and each artifact's bytes replaced by a marker such as
+// "<image/png, 12345 bytes>". It is built from the body's segments, never from the body as
+// sent, and stops at engine.MaxRequest: a request with 32 MiB of artifacts or a long text
+// costs 64 KiB here, not another copy of itself.
+
+// requestLine is the first line of a recorded request: the method and the endpoint's path.
+// The query is left out, not masked: a server may take a key in a parameter whose name
+// does not say so (Azure Functions' ?code=), which no redaction would find.
+func requestLine(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "POST"
+	}
+	return "POST " + u.EscapedPath()
+}
+
+// record is the recorded copy of b, sent to the endpoint line names, with secrets masked.
+func (b *requestBody) record(line string, secrets *redact.Secrets) string {
+	w := &indenter{limit: engine.MaxRequest}
+	w.out = append(w.out, line...)
+	w.out = append(w.out, '\n')
+	for _, s := range b.segs {
+		if w.full() {
+			break
+		}
+		if s.art == nil {
+			w.write(s.json)
+			continue
+		}
+		w.raw(artifactMarker(s.art))
+	}
+	text := secrets.Bytes(w.out)
+	if !w.full() {
+		return string(text)
+	}
+	// A secret the stop cut in two is masked only where at least redact.Gram of its bytes
+	// are left, so the last Keep bytes go too, whatever they are.
+	note := fmt.Sprintf("\n… (cut: the body sent was %d bytes)", b.size)
+	cut := min(len(text)-secrets.Keep(), engine.MaxRequest-len(note))
+	for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return string(text[:max(cut, 0)]) + note
+}
+
+// artifactMarker stands for an artifact's bytes in a recorded request.
+func artifactMarker(a *artifact) string {
+	return "<" + a.part.MIME + ", " + strconv.FormatInt(a.part.Size, 10) + " bytes>"
+}
+
+// indenter writes compact JSON, fed in pieces, as encoding/json's Indent with a two-space
+// indent would (empty objects and arrays stay {} and []), into at most limit bytes.
+type indenter struct {
+	out     []byte
+	limit   int
+	depth   int
+	inStr   bool
+	escaped bool // the previous byte of the string was a backslash
+	opened  bool // the previous byte was { or [: its newline waits for what follows
+}
+
+func (w *indenter) full() bool { return len(w.out) >= w.limit }
+
+// raw writes text inside the string being written, as it is: a marker, which holds no
+// quote or backslash.
+func (w *indenter) raw(text string) {
+	w.put([]byte(text))
+}
+
+// put appends p, up to the limit.
+func (w *indenter) put(p []byte) {
+	if room := w.limit - len(w.out); len(p) > room {
+		p = p[:max(room, 0)]
+	}
+	w.out = append(w.out, p...)
+}
+
+func (w *indenter) newline() {
+	w.put([]byte{'\n'})
+	for range w.depth {
+		w.put([]byte("  "))
+	}
+}
+
+func (w *indenter) write(p []byte) {
+	for len(p) > 0 && !w.full() {
+		if w.inStr {
+			// Copy the string up to its next quote or backslash at once.
+			i := bytes.IndexAny(p, `"\`)
+			if w.escaped {
+				i = 0
+			}
+			if i < 0 {
+				w.put(p)
+				return
+			}
+			w.put(p[:i])
+			c := p[i]
+			w.put(p[i : i+1])
+			p = p[i+1:]
+			switch {
+			case w.escaped:
+				w.escaped = false
+			case c == '\\':
+				w.escaped = true
+			default:
+				w.inStr = false
+			}
+			continue
+		}
+		c := p[0]
+		p = p[1:]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if w.opened {
+			w.opened = false
+			if c == '}' || c == ']' {
+				w.depth--
+				w.put([]byte{c})
+				continue
+			}
+			w.newline()
+		}
+		switch c {
+		case '"':
+			w.inStr = true
+			w.put([]byte{c})
+		case '{', '[':
+			w.put([]byte{c})
+			w.depth++
+			w.opened = true
+		case '}', ']':
+			w.depth--
+			w.newline()
+			w.put([]byte{c})
+		case ',':
+			w.put([]byte{c})
+			w.newline()
+		case ':':
+			w.put([]byte(": "))
+		default:
+			w.put([]byte{c})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/ir"
@@ -42,7 +43,7 @@ func Align(output ir.Field, expected, prediction json.RawMessage, scores []api.F
 	for _, leaf := range output.Leaves() {
 		f := Field{Path: leaf.Path, Expected: at(exp, leaf.Path), Predicted: at(pred, leaf.Path)}
 		for _, s := range scores {
-			if samePath(s.Path, leaf.Path) {
+			if slices.Equal(s.Path, leaf.Path) {
 				f.Scored, f.Score, f.Weight = true, s.Score, s.Weight
 			}
 		}
@@ -110,14 +111,3 @@ func at(v any, path []string) string {
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
-func samePath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -110,4 +110,3 @@ func at(v any, path []string) string {
 	}
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
-

@@ -127,7 +127,11 @@ func parse(e *env, fs *flag.FlagSet, args []string, nargs int) (pos []string, co
 	return parseArgs(e, fs, args, nargs, "FILE")
 }
 
-// parseArgs is parse for a command whose positional argument is what, not a FILE.
+// oneOrMore is parseArgs's nargs for a command that takes one positional argument or more.
+const oneOrMore = -1
+
+// parseArgs is parse for a command whose positional argument is what, not a FILE: nargs
+// of them, or with oneOrMore at least one.
 func parseArgs(e *env, fs *flag.FlagSet, args []string, nargs int, what string) (pos []string, code int, ok bool) {
 	for {
 		// The flag package prints usage before returning ErrHelp; silence it so --help
@@ -156,7 +160,7 @@ func parseArgs(e *env, fs *flag.FlagSet, args []string, nargs int, what string) 
 			break
 		}
 	}
-	if len(pos) != nargs {
+	if len(pos) != nargs && !(nargs == oneOrMore && len(pos) > 0) {
 		switch nargs {
 		case 0:
 			fmt.Fprintf(e.stderr, "benchy %s: takes no arguments\n", fs.Name())

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -17,7 +15,7 @@ func runReport(e *env, args []string) int {
 	out := fs.String("o", "report.html", "the HTML file to write (replaced whole, never written through: a link there is replaced, not followed)")
 	examples := fs.Int("examples", report.DefaultExamples, "list the first `N` failing examples of each run")
 	wsFlag := fs.String("workspace", "", "the workspace whose runs to read (default: the nearest one from the working directory up)")
-	ids, code, ok := parseSome(e, fs, args, "one run ID or more")
+	ids, code, ok := parseArgs(e, fs, args, oneOrMore, "one run ID or more")
 	if !ok {
 		return code
 	}
@@ -55,40 +53,4 @@ func runReport(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stderr, "report of %s: %s\n", count(len(full), "run"), *out)
 	return ExitOK
-}
-
-// parseSome is parseArgs for a command that takes one positional argument or more.
-func parseSome(e *env, fs *flag.FlagSet, args []string, what string) ([]string, int, bool) {
-	var pos []string
-	for {
-		fs.SetOutput(io.Discard) // as parseArgs: --help prints once, on stdout
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(e.stdout)
-			fs.Usage()
-			return nil, ExitOK, false
-		}
-		fs.SetOutput(e.stderr)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "benchy %s: %v\n", fs.Name(), err)
-			fs.Usage()
-			return nil, ExitUsage, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-		if len(args) > 0 && args[0] == "--" {
-			pos = append(pos, args[1:]...)
-			break
-		}
-	}
-	if len(pos) == 0 {
-		fmt.Fprintf(e.stderr, "benchy %s: expects %s\n", fs.Name(), what)
-		fs.Usage()
-		return nil, ExitUsage, false
-	}
-	return pos, ExitOK, true
 }

@@ -34,7 +34,9 @@ func requestLine(endpoint string) string {
 
 // record is the recorded copy of b, sent to the endpoint line names, with secrets masked.
 func (b *requestBody) record(line string, secrets *redact.Secrets) string {
-	w := &indenter{limit: engine.MaxRequest}
+	// Room for the body and some indentation; artifacts count as their encoding here, so
+	// a body with any is given the whole limit at once.
+	w := &indenter{limit: engine.MaxRequest, out: make([]byte, 0, min(b.size+int64(len(line))+1024, engine.MaxRequest))}
 	w.out = append(w.out, line...)
 	w.out = append(w.out, '\n')
 	for _, s := range b.segs {

@@ -196,8 +196,9 @@ func writeFresh(path string, write func(io.Writer) error) error {
 }
 
 // writeClash says why a file named by flag (--junit, report's -o) may not be written at p,
-// or "": a folder, something that is not a regular file (a device, a FIFO, a socket, which
-// the rename would replace), or what forbidden refuses given files.
+// or "": no file name, a folder that is not there (folderClash), a folder, something that
+// is not a regular file (a device, a FIFO, a socket, which the rename would replace), or
+// what forbidden refuses given files. What a run reads besides is readsClash's to refuse.
 func writeClash(flag, p, ws string, files []guarded) string {
 	if p == "" || p == "-" {
 		return flag + " needs a file name"
@@ -212,5 +213,5 @@ func writeClash(flag, p, ws string, files []guarded) string {
 	if why := forbidden(p, ws, files); why != "" {
 		return flag + " " + p + " " + why
 	}
-	return ""
+	return folderClash(flag, p)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,15 +40,20 @@ func outputClash(out, stream, benchDir, ws string, b *ir.Benchmark, files []guar
 	if out == "-" || out == "" {
 		return "-o needs a file name: the result document is a file, with its JSONL stream beside it"
 	}
-	return readsClash(out, []string{out, stream}, ws, benchDir, b, files)
+	if why := readsClash("-o", out, []string{out, stream}, ws, benchDir, b, files); why != "" {
+		return why
+	}
+	return folderClash("-o", out)
 }
 
-// readsClash says why the files written for -o out (paths: out itself, and for a run its
-// stream) cannot be written, or "": one is a folder, or one is what forbidden refuses in
-// workspace ws, given files and the dataset of benchmark b, whose folder is benchDir; or
-// one is an artifact the dataset names. `benchy run` (outputClash) and `benchy runs
-// export` (exportClash) share it, so that neither writes over what a run reads.
-func readsClash(out string, paths []string, ws, benchDir string, b *ir.Benchmark, files []guarded) string {
+// readsClash says why the files written for flag out (paths: out itself, and for a run's
+// -o its stream) cannot be written, or "": one is a folder, or one is what forbidden
+// refuses in workspace ws, given files and the dataset of benchmark b, whose folder is
+// benchDir; or one is an artifact the dataset names. Every file benchy writes at a name the
+// user gives passes it: `benchy run`'s -o (outputClash) and --junit (junitClash), `benchy
+// runs export -o` and `benchy report -o` (exportClash), so that none writes over what a
+// run reads.
+func readsClash(flag, out string, paths []string, ws, benchDir string, b *ir.Benchmark, files []guarded) string {
 	dataset := filepath.Join(benchDir, filepath.FromSlash(b.Data.Path))
 	files = append(files[:len(files):len(files)], guarded{dataset, "the dataset " + b.Data.Path})
 	var existing []os.FileInfo
@@ -55,15 +61,15 @@ func readsClash(out string, paths []string, ws, benchDir string, b *ir.Benchmark
 	for _, p := range paths {
 		info, err := os.Stat(p) // through links: what writing p would have written
 		if err == nil && info.IsDir() {
-			return fmt.Sprintf("-o %s: %s is a folder", out, p)
+			return fmt.Sprintf("%s %s: %s is a folder", flag, out, p)
 		}
 		if err == nil && !info.Mode().IsRegular() {
 			// The file is written new and renamed into place: over /dev/null, run as root,
 			// that replaced the device with a regular file for the whole machine.
-			return fmt.Sprintf("-o %s: %s is not a regular file (a device, a FIFO or a socket), which writing the results would replace with one; name a file", out, p)
+			return fmt.Sprintf("%s %s: %s is not a regular file (a device, a FIFO or a socket), which writing the results would replace with one; name a file", flag, out, p)
 		}
 		if why := forbidden(p, ws, files); why != "" {
-			return fmt.Sprintf("-o %s %s", out, why)
+			return fmt.Sprintf("%s %s %s", flag, out, why)
 		}
 		if err == nil {
 			existing, names = append(existing, info), append(names, p)
@@ -73,9 +79,66 @@ func readsClash(out string, paths []string, ws, benchDir string, b *ir.Benchmark
 		return ""
 	}
 	if line, field, p := artifactClash(dataset, b, existing, names); line > 0 {
-		return fmt.Sprintf("-o %s would overwrite an artifact of the dataset (line %d, %s is the same file as %s)", out, line, field, p)
+		return fmt.Sprintf("%s %s would overwrite an artifact of the dataset (line %d, %s is the same file as %s)", flag, out, line, field, p)
 	}
 	return ""
+}
+
+// folderClash says why the folder of p, a file to write for flag, cannot take it, or "":
+// it does not exist, is not a folder, or cannot be written in. It is asked before a run
+// starts, so that a missing folder does not fail the run after its last example, and says
+// so in its own words, not those of the lock or temporary file that would have found it.
+func folderClash(flag, p string) string {
+	dir := filepath.Dir(p)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Sprintf("%s %s: folder %s does not exist", flag, p, dir)
+	case err != nil:
+		return fmt.Sprintf("%s %s: folder %s: %v", flag, p, dir, reason(err))
+	case !info.IsDir():
+		return fmt.Sprintf("%s %s: %s is not a folder", flag, p, dir)
+	}
+	f, err := os.CreateTemp(dir, ".benchy-write-check-*")
+	if err != nil {
+		return fmt.Sprintf("%s %s: cannot write in folder %s: %v", flag, p, dir, reason(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return ""
+}
+
+// reason is err without the path it names (a temporary file's, say): "permission denied".
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// samePath tells whether a and b name one file: the same file when both exist, else the
+// same absolute path once the links of their folders are resolved (a result file not
+// written yet).
+func samePath(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ia, ib)
+	}
+	return realPath(a) == realPath(b)
+}
+
+// realPath is p absolute, its folder's links resolved as far as they exist.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	return abs
 }
 
 // forbidden is the one rule for a file benchy writes at a path the user names (the result

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/benchy-eval/benchy/report"
 	"github.com/benchy-eval/benchy/report/fromstore"
@@ -26,6 +27,10 @@ func runReport(e *env, args []string) int {
 	if !runIDsGiven(e, fs, ids) {
 		return ExitUsage
 	}
+	if why := folderClash("-o", *out); why != "" { // before any work
+		fmt.Fprintf(e.stderr, "benchy report: %s\n", why)
+		return ExitUsage
+	}
 	st, ws, code := openRuns(e, "report", *wsFlag)
 	if st == nil {
 		return noRun(e, "report", ids[0], ws, code)
@@ -35,12 +40,26 @@ func runReport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy report: %s\n", why)
 		return ExitUsage
 	}
-	full := make([]string, len(ids))
-	for i, id := range ids {
-		var err error
-		if full[i], err = st.FindRun(id); err != nil {
+	var full []string // each run once, in the order given
+	for _, id := range ids {
+		id, err := st.FindRun(id)
+		if err != nil {
 			fmt.Fprintf(e.stderr, "benchy report: %v\n", err)
 			return ExitFail
+		}
+		if !slices.Contains(full, id) {
+			full = append(full, id)
+		}
+	}
+	for _, id := range full {
+		r, err := st.GetRun(id) // with its IR, which names the dataset
+		if err != nil {
+			fmt.Fprintf(e.stderr, "benchy report: %v\n", err)
+			return ExitFail
+		}
+		if why := exportClash(*out, ws, r); why != "" { // as runs export -o: nothing a run of it reads
+			fmt.Fprintf(e.stderr, "benchy report: %s\n", why)
+			return ExitUsage
 		}
 	}
 	rep, err := fromstore.Gather(st, full, *examples)

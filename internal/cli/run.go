@@ -125,20 +125,24 @@ func runRun(e *env, args []string) int {
 	return code
 }
 
-// junitClash says why --junit may not be written, or "": what writeClash refuses, or one of
-// the run's result files.
+// junitClash says why --junit may not be written, or "": one of the run's result files
+// (results), by any path, or what -o may not be either (writeClash, readsClash: the
+// benchmark, its dataset and artifacts, the runtime file and the programs its bindings run,
+// the store, a hidden file).
 func junitClash(r runSettings, plan *workspace.Plan, results []string) string {
 	if r.junit == "" {
 		return ""
 	}
-	files := readFiles(r.bench, plan.RuntimeFile, r.ws)
-	files = append(files, guarded{filepath.Join(plan.BenchmarkDir, filepath.FromSlash(plan.IR.Data.Path)), "the dataset " + plan.IR.Data.Path})
 	for _, p := range results {
-		if filepath.Clean(p) == filepath.Clean(r.junit) {
-			return fmt.Sprintf("--junit %s is a result file of the run (-o); name another file", r.junit)
+		if samePath(p, r.junit) {
+			return fmt.Sprintf("--junit %s is a result file of the run (%s); name another file", r.junit, p)
 		}
 	}
-	return writeClash("--junit", r.junit, plan.Paths.Workspace, files)
+	files := readFiles(r.bench, plan.RuntimeFile, r.ws)
+	if why := writeClash("--junit", r.junit, plan.Paths.Workspace, files); why != "" {
+		return why
+	}
+	return readsClash("--junit", r.junit, []string{r.junit}, plan.Paths.Workspace, plan.BenchmarkDir, plan.IR, files)
 }
 
 // runSettings are the choices of a `benchy run` that every system's run shares.

@@ -427,6 +427,14 @@ func runsExport(e *env, args []string) int {
 // and the artifacts the dataset names; and the workspace's own store. A run the store
 // keeps no benchmark or readable IR for guards what is known of it.
 func exportClash(out, ws string, r store.Run) string {
+	if why := exportReads(out, ws, r); why != "" {
+		return why
+	}
+	return folderClash("-o", out)
+}
+
+// exportReads is exportClash but for -o's folder.
+func exportReads(out, ws string, r store.Run) string {
 	if r.Benchmark == "" {
 		return exportForbidden(out, ws, storeFiles(ws))
 	}
@@ -437,7 +445,7 @@ func exportClash(out, ws string, r store.Run) string {
 	if json.Unmarshal(r.IR, &b) != nil || b.Data.Path == "" {
 		return exportForbidden(out, ws, files)
 	}
-	return readsClash(out, []string{out}, ws, filepath.Dir(bench), &b, files)
+	return readsClash("-o", out, []string{out}, ws, filepath.Dir(bench), &b, files)
 }
 
 // exportForbidden is forbidden's answer for -o out, worded as readsClash's.

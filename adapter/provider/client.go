@@ -67,6 +67,7 @@ const maxBody = 64 << 20
 // (an adapter_error), without a retry.
 func (c *client) send(ctx context.Context, url string, header http.Header, body *requestBody) (*response, *engine.Failure) {
 	var last string
+	unreachable := false // the last attempt found no server
 	for attempt := 0; ; attempt++ {
 		resp, wait, err := c.try(ctx, url, header, body)
 		var fileFailure *engine.Failure
@@ -78,16 +79,20 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
 			return nil, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
 		case err != nil:
-			last = "cannot reach the provider's endpoint: " + c.secrets.String(hideURL(err, url))
+			last, unreachable = "cannot reach "+c.secrets.String(origin(url))+": "+c.secrets.String(hideURL(err, url)), true
 		case resp.status >= 200 && resp.status < 300:
 			return resp, nil
 		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
-			last = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
+			last, unreachable = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets, resp.body)), false
 		default:
 			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
 		}
 		if attempt >= c.cfg.MaxRetries {
-			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)", last, attempt+1)
+			hint := ""
+			if unreachable {
+				hint = " — is the server running?"
+			}
+			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)%s", last, attempt+1, hint)
 		}
 		if wait == 0 {
 			wait = c.backoff(attempt)
@@ -225,6 +230,17 @@ func snippet(secrets *redact.Secrets, body []byte) string {
 // hideURL is the message of a failed request without its URL, which may hold a password
 // or a token: net/http's errors say `Post "URL": why`, with the password masked but the
 // query as is. Only why is kept, with the URL, in either spelling, taken out of it too.
+// origin is the scheme, host and port of the endpoint raw, what a failure to reach it
+// names ("cannot reach http://127.0.0.1:11434"): never its user information, path or
+// query, which may hold a key.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "the provider's endpoint"
+	}
+	return u.Scheme + "://" + u.Host
+}
+
 func hideURL(err error, raw string) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -83,7 +83,7 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 		t.Errorf("the echoes were not masked, or not made:\n%s", echoed)
 	}
 	unreachable, _ := os.ReadFile(filepath.Join(dir, "unreachable", "results.json"))
-	if strings.Count(string(unreachable), "cannot reach the provider's endpoint: dial tcp 127.0.0.1:1") != 3 {
+	if strings.Count(string(unreachable), "cannot reach http://127.0.0.1:1: dial tcp 127.0.0.1:1") != 3 {
 		t.Errorf("the unreachable provider's failures:\n%s", unreachable)
 	}
 	for _, p := range paths {
@@ -92,7 +92,7 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 		}
 	}
 	exports := exportAll(t, dir)
-	if strings.Count(exports, "cannot reach the provider's endpoint") < 3 || strings.Count(exports, "[redacted]") < 4 {
+	if strings.Count(exports, "cannot reach http://127.0.0.1:1: ") < 3 || strings.Count(exports, "[redacted]") < 4 {
 		t.Errorf("the exports lack the runs:\n%.800s", exports)
 	}
 	leak := func(text string) string {
@@ -115,7 +115,9 @@ func TestHardeningProviderCredentialsNeverWritten(t *testing.T) {
 				return p
 			}
 		}
-		for _, s := range []string{"user:", "127.0.0.1:1/", "http://127.0.0.1"} {
+		// A failure to reach the provider names its origin (scheme, host, port: what to
+		// check), never its user information, path or query.
+		for _, s := range []string{"user:", "@127.0.0.1", "127.0.0.1:1/", "?key"} {
 			if strings.Contains(spelt.String(), s) {
 				return s
 			}

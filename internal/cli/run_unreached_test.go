@@ -30,7 +30,7 @@ func TestRunUnreached(t *testing.T) {
 	})
 	code, _, stderr := runBenchy(t, "run", "--no-store", "-o", filepath.Join(dir, "results.json"), filepath.Join(dir, "benchmark.yaml"))
 	if code != 3 || !strings.Contains(stderr, "every example was an execution error: the AI-system was never reached (the first: provider_error:") ||
-		!strings.Contains(stderr, "\nfailed infrastructure: 1 of 1 examples: provider_error: cannot reach the provider's endpoint: dial tcp "+dead) {
+		!strings.Contains(stderr, "\nfailed infrastructure: 1 of 1 examples: provider_error: cannot reach http://"+dead+": dial tcp "+dead) {
 		t.Errorf("a model whose server is down: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {

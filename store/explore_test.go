@@ -89,6 +89,12 @@ func TestDetailBound(t *testing.T) {
 func TestCharts(t *testing.T) {
 	s, _ := open(t)
 	id, all := exploredRun(t, s, 500)
+	checkCharts(t, s, id, all)
+}
+
+// checkCharts checks the charts of run id against its results all (brute force).
+func checkCharts(t *testing.T, s *Store, id string, all []engine.ExampleResult) {
+	t.Helper()
 	c, err := s.Charts(id, []Enum{{Path: []string{"label"}, Values: labels}})
 	if err != nil {
 		t.Fatal(err)

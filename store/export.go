@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -26,7 +27,8 @@ const (
 var ErrNoReport = errors.New("the run has no report")
 
 // csvHeader names the columns of a CSV export. Scores are the JSON numbers (empty for no
-// score); error_path and prediction are JSON text.
+// score); error_path and prediction are JSON text. A cell a spreadsheet would take for a
+// formula is written with a ' in front (safeCell).
 var csvHeader = []string{"index", "status", "score", "contribution", "error_code", "error_path", "prediction"}
 
 // Export writes the results of run id, in index order, as format. It reads one row at a
@@ -138,7 +140,42 @@ func (r *csvRecord) write(cw *csv.Writer, body []byte) error {
 	if e := r.Error; e != nil {
 		r.cells[4], r.cells[5] = e.Code, orEmpty(e.Path)
 	}
-	return cw.Write(r.cells[:])
+	return writeCells(cw, r.cells[:])
+}
+
+// writeCells writes one CSV row with each cell made safe for a spreadsheet (safeCell).
+func writeCells(cw *csv.Writer, cells []string) error {
+	for i, c := range cells {
+		cells[i] = safeCell(c)
+	}
+	return cw.Write(cells)
+}
+
+// safeCell is a cell that a spreadsheet shows as the text it is: one starting with = + - @
+// a tab or a carriage return, which Excel, LibreOffice and Google Sheets may take for a
+// formula (a model's output "=HYPERLINK(...)" or "@SUM(1+1)" run on opening the export),
+// gets a ' in front, unless it is a plain number (-2.5 stays a number). This is OWASP's
+// advice against CSV injection.
+func safeCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		if !plainNumber(s) {
+			return "'" + s
+		}
+	}
+	return s
+}
+
+// plainNumber tells whether s is a decimal number and nothing else: -2.5, +1e3.
+func plainNumber(s string) bool {
+	if strings.Trim(s, "0123456789+-.eE") != "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // orEmpty is JSON text, or nothing for null.

@@ -115,7 +115,7 @@ func (s *Store) ExportRows(id string, format Format, q ExportQuery, w io.Writer)
 			if cells, err = rec.rowCells(body, in, exp, q, cells[:0]); err != nil {
 				return "", fmt.Errorf("result %d of run %s: %w", n, id, err)
 			}
-			if err := cw.Write(cells); err != nil {
+			if err := writeCells(cw, cells); err != nil {
 				return "", err
 			}
 		}

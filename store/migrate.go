@@ -84,6 +84,35 @@ var migrations = []string{
 	CREATE INDEX results_imperfect ON results (run_id, idx) WHERE contribution < 1;
 	CREATE INDEX results_by_code ON results (run_id, error_code, idx) WHERE error_code IS NOT NULL;
 	CREATE INDEX results_by_contribution ON results (run_id, contribution, idx);`,
+	// 6: the charts counted as results are stored (counts.go), and the request each
+	// example sent (NULL for none). result_counts holds, per run, how many results have
+	// each status, valid score bin, wrong dimension, error code (with the first index of
+	// each) and confusion cell, so that Charts reads some dozens of rows, not a million.
+	// Rows stored before are counted here from their columns; their confusion cells are
+	// not (the enum dimensions are the IR's): such a run has no 'labelled' row for a
+	// dimension, and Charts reads its results' JSON for that matrix as before.
+	`ALTER TABLE results ADD COLUMN request TEXT;
+	CREATE TABLE result_counts (
+		run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		kind   TEXT NOT NULL,
+		a      TEXT NOT NULL,
+		b      TEXT NOT NULL DEFAULT '',
+		c      TEXT NOT NULL DEFAULT '',
+		n      INTEGER NOT NULL,
+		first  INTEGER NOT NULL,
+		PRIMARY KEY (run_id, kind, a, b, c)
+	) WITHOUT ROWID;
+	INSERT INTO result_counts (run_id, kind, a, n, first)
+		SELECT run_id, 'status', status, count(*), min(idx) FROM results GROUP BY run_id, status;
+	INSERT INTO result_counts (run_id, kind, a, n, first)
+		SELECT run_id, 'bin', CASE WHEN contribution >= 1 THEN 10 WHEN contribution <= 0 THEN 0
+			ELSE min(9, CAST(contribution * 10 AS INTEGER)) END, count(*), min(idx)
+		FROM results WHERE status = 'valid' GROUP BY 1, 3;
+	INSERT INTO result_counts (run_id, kind, a, n, first)
+		SELECT run_id, 'wrong', dim, count(*), min(idx) FROM result_wrong GROUP BY run_id, dim;
+	INSERT INTO result_counts (run_id, kind, a, n, first)
+		SELECT run_id, 'code', error_code, count(*), min(idx) FROM results
+		WHERE error_code IS NOT NULL GROUP BY run_id, error_code;`,
 }
 
 // backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the

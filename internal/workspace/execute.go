@@ -70,7 +70,7 @@ type End struct {
 func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer) End {
 	var w *store.Writer
 	if rec.Store != nil {
-		w = rec.Store.ResultWriter(rec.ID)
+		w = rec.Store.ResultWriter(rec.ID, store.Labels(store.EnumsOf(p.IR))) // its confusion matrices counted as stored
 	}
 	var storeErr error
 	failed := func(err error) {

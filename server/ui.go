@@ -21,7 +21,7 @@ import (
 
 // The browser app's policy: everything from this server, WebAssembly allowed, nothing else.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
-	"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
+	"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; " +
 	"worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 
 // ui serves the browser app: its pages (prerendered by go-app), scripts and service

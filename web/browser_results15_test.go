@@ -301,6 +301,15 @@ func TestBrowserResults15Example(t *testing.T) {
 	if href := eval[string](b, `(document.querySelector('#example-input [data-path="doc"] a') || {}).href || ""`); !strings.Contains(href, "/artifacts/1/") {
 		t.Errorf("the document's link is %q, want an artifact URL of example 1", href)
 	}
+	// The server sends a document under a sandboxing CSP, where a PDF viewer may show
+	// nothing: the link downloads it, and what it answers is the file.
+	doc := `#example-input [data-path="doc"] a.artifact-link`
+	if got := eval[string](b, `(document.querySelector(`+js(doc)+`) || {getAttribute: () => "no link"}).getAttribute("download") || ""`); got != "spec.pdf" {
+		t.Errorf("the document's link downloads as %q, want spec.pdf", got)
+	}
+	if got := eval[string](b, fetchedJS(doc)); got != "200|application/pdf|%PDF-" {
+		t.Errorf("the document's link answers %q, want 200|application/pdf|%%PDF-", got)
+	}
 	// Declaration order (kind, then count), whatever the order of the JSON keys; the marks
 	// are the store's field scores.
 	rows := eval[string](b, `[...document.querySelectorAll("#example-fields tr.field-row")].map(r => r.dataset.path + "=" + r.querySelector("td.expected").textContent + "/" + r.querySelector("td.prediction").textContent + " " + r.querySelector("td.mark").textContent + " ×" + r.querySelector("td.weight").textContent).join("; ")`)

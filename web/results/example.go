@@ -121,7 +121,7 @@ func (p *Page) renderInput(d *api.ExampleDetail, schema *ir.Field, input any) ap
 		v, ok := at(input, l.path)
 		rows = append(rows, app.Div().Class("input-field").DataSet("path", api.DimensionKey(l.path)).Body(
 			app.Div().Class("field-name").Body(app.Span().Class("mono").Text(dotted(l.path)), app.Span().Class("muted small").Text(" "+l.typ)),
-			valueCell(d, l.typ, v, ok),
+			p.valueCell(d, l.typ, v, ok),
 		))
 	}
 	return app.Div().Body(rows...)
@@ -160,8 +160,8 @@ func (p *Page) renderComparison(d *api.ExampleDetail, schema *ir.Field, expected
 		}
 		rows = append(rows, app.Tr().Class("field-row field-"+class).DataSet("path", api.DimensionKey(l.path)).Body(
 			app.Th().Body(app.Span().Class("mono").Text(dotted(l.path)), app.Div().Class("muted small").Text(l.typ)),
-			app.Td().Class("expected").Body(valueCell(d, l.typ, ev, eok)),
-			app.Td().Class("prediction").Body(valueCell(d, l.typ, pv, pok)),
+			app.Td().Class("expected").Body(p.valueCell(d, l.typ, ev, eok)),
+			app.Td().Class("prediction").Body(p.valueCell(d, l.typ, pv, pok)),
 			app.Td().Class("mark "+class).Title(title).Text(mark),
 			app.Td().Class("weight").Text(weight),
 		))

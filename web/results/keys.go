@@ -36,7 +36,10 @@ func (p *Page) listenKeys(ctx app.Context) func() {
 	}
 }
 
-// onKey acts on a key and reports whether it did.
+// onKey acts on a key and reports whether it did. A key that moves from what has not
+// come yet (the page of the list, the example's neighbours) is kept and acted on once it
+// has: a j pressed as the example opened was lost, and moving with the neighbours of
+// the example before would open the same example again.
 func (p *Page) onKey(ctx app.Context, key string) bool {
 	if p.example < 0 && (key == "ArrowDown" || key == "ArrowUp") {
 		return false
@@ -44,24 +47,42 @@ func (p *Page) onKey(ctx app.Context, key string) bool {
 	next := key == "j" || key == "ArrowDown"
 	prev := key == "k" || key == "ArrowUp"
 	if p.example < 0 {
-		if next && p.page.OK && len(p.page.Value.Results) > 0 {
+		switch {
+		case !next:
+			return false
+		case p.page.Busy || !p.page.Answered():
+			p.pending = key
+		case p.page.OK && len(p.page.Value.Results) > 0:
 			p.goTo(ctx, p.filter, p.after, p.page.Value.Results[0].Index)
-			return true
+		default:
+			return false
 		}
-		return false
+		return true
 	}
 	d := p.detail
+	loaded := d.OK && !d.Busy && d.Value.Index == p.example
 	switch {
 	case key == "Escape":
+		p.pending = ""
 		p.goTo(ctx, p.filter, p.after, -1)
-	case next && d.OK && d.Value.Next >= 0:
+	case (next || prev) && !loaded && (d.Busy || !d.Answered()):
+		p.pending = key
+	case next && loaded && d.Value.Next >= 0:
 		p.goTo(ctx, p.filter, p.after, d.Value.Next)
-	case prev && d.OK && d.Value.Prev >= 0:
+	case prev && loaded && d.Value.Prev >= 0:
 		p.goTo(ctx, p.filter, p.after, d.Value.Prev)
 	default:
 		return next || prev // at an end: the page does not scroll instead
 	}
 	return true
+}
+
+// takePending acts on the key kept while what it moves from was on its way.
+func (p *Page) takePending(ctx app.Context) {
+	if k := p.pending; k != "" {
+		p.pending = ""
+		p.onKey(ctx, k)
+	}
 }
 
 // inControl reports whether a key event is typed into an input, a select or a text area.

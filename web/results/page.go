@@ -37,6 +37,12 @@ type Page struct {
 	text     string // the search box as typed, before it is applied
 	typed    int    // counts keystrokes in the search box, for its debounce
 	stopKeys func()
+
+	blobs   map[string]*blob // the artifacts of the example shown, by served URL, when the tab holds a token
+	pending string           // a key pressed before what it moves from had come: acted on once it has
+	back    bool             // Previous is going to backTo, which it found from a page reached by a link
+	backTo  int              // the after of the page before, found from its first example's neighbours
+	finding bool             // Previous is looking for backTo
 }
 
 // pageSize is how many examples a page of results shows.
@@ -132,12 +138,19 @@ func (p *Page) OnNav(ctx app.Context) {
 			p.stack = nil
 		case len(p.stack) > 0 && p.stack[len(p.stack)-1] == s.after:
 			p.stack = p.stack[:len(p.stack)-1] // back
+		case p.back && s.after == p.backTo:
+			// back from a page reached by a link: no pages before it known still
 		default:
 			p.stack = append(p.stack, p.after) // next, or forward
 		}
 	}
 	pageChanged := fresh || filterChanged || s.after != p.after
 	exampleChanged := fresh || filterChanged || s.example != p.example
+	p.back = false
+	if pageChanged || exampleChanged {
+		p.finding = false
+		p.pending = "" // a key pressed on what the page showed before: not for this
+	}
 	p.filter, p.after, p.example = s.filter, s.after, s.example
 	if pageChanged {
 		p.loadPage(ctx)
@@ -161,6 +174,7 @@ func (p *Page) OnDismount() {
 	if p.stopPage != nil {
 		p.stopPage()
 	}
+	p.dropBlobs()
 }
 
 func (p *Page) loadRun(ctx app.Context) {
@@ -216,11 +230,12 @@ func (p *Page) loadPage(ctx app.Context) {
 			}
 		}
 		return pg, err
-	}, nil)
+	}, p.takePending)
 }
 
 // loadExample fetches the example shown in full, with its neighbours under the filter.
 func (p *Page) loadExample(ctx app.Context) {
+	p.dropBlobs()
 	if p.example < 0 || p.id == "" {
 		p.detail.Reset()
 		return
@@ -231,6 +246,8 @@ func (p *Page) loadExample(ctx app.Context) {
 		return client.Default.Example(c, id, n, f)
 	}, func(ctx app.Context) {
 		app.Window().Call("scrollTo", 0, 0)
+		p.loadBlobs(ctx)
+		p.takePending(ctx)
 	})
 }
 

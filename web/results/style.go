@@ -27,7 +27,10 @@ table.results tr.result:hover td { background: #f3f7fc; }
 .value.mono { font-family: var(--mono); font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .artifact-image { max-width: 100%; max-height: 70vh; border: 1px solid var(--line); border-radius: 4px; background: #fff; display: block; }
 .artifact-audio { width: 100%; max-width: 420px; display: block; }
-.artifact-path { margin-top: 2px; }
+.artifact-path { margin-top: 2px; overflow-wrap: anywhere; }
+.artifact-note { overflow-wrap: anywhere; }
+pre.artifact-command { font: 12px/1.4 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
+.artifact-url { overflow-wrap: anywhere; }
 table.compare-fields th { white-space: nowrap; }
 table.compare-fields td.expected, table.compare-fields td.prediction { width: 40%; }
 table.compare-fields td.mark { display: table-cell; font-size: 18px; font-weight: 700; text-align: center; }

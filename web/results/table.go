@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -22,10 +23,11 @@ func (p *Page) renderExamples() app.UI {
 		app.H2().Style("margin", "0").Text("Examples"),
 		app.Span().ID("match-count").Class("match-count").Text(p.matchCount()),
 		app.Span().Class("sep"),
-		app.Button().ID("prev-page").Disabled(!hasPrev || p.page.Busy).Text("← Previous").OnClick(p.onPrev),
+		app.Button().ID("prev-page").Disabled(!hasPrev || p.page.Busy || p.finding).Text("← Previous").OnClick(p.onPrev),
 		app.Span().ID("page-info").Text(p.pageInfo()),
 		app.Button().ID("next-page").Disabled(!hasNext || p.page.Busy).Text("Next →").OnClick(p.onNext),
 		app.If(p.page.Busy, func() app.UI { return app.Span().ID("searching").Class("muted").Text(busy) }),
+		app.If(p.finding, func() app.UI { return app.Span().ID("finding").Class("muted").Text("finding the page before…") }),
 		p.renderExports(),
 	)
 	return app.Section().ID("examples").Class("panel").Body(p.renderFilters(), bar, p.renderRowsNote(), p.renderTable(),
@@ -63,14 +65,62 @@ func (p *Page) onNext(ctx app.Context, e app.Event) {
 }
 
 func (p *Page) onPrev(ctx app.Context, e app.Event) {
-	if p.after < 0 || p.page.Busy {
+	if p.after < 0 || p.page.Busy || p.finding {
 		return
 	}
-	to := -1 // a page reached by a link has no pages before it known: back to the first
 	if len(p.stack) > 0 {
-		to = p.stack[len(p.stack)-1]
+		p.goTo(ctx, p.filter, p.stack[len(p.stack)-1], -1)
+		return
 	}
+	// A page reached by a link knows no pages before it: find the one before.
+	if p.filter.IsZero() { // every example, in index order: the page before starts pageSize back
+		p.goBack(ctx, max(p.after-pageSize, -1))
+		return
+	}
+	first := p.after
+	if p.page.OK && len(p.page.Value.Results) > 0 {
+		first = p.page.Value.Results[0].Index
+	}
+	id, f, after := p.id, p.filter, p.after
+	p.finding = true
+	ctx.Async(func() {
+		to, err := pageBefore(ctx, id, f, first)
+		ctx.Dispatch(func(ctx app.Context) {
+			if !p.finding || p.id != id || p.filter != f || p.after != after {
+				return // the page moved on meanwhile
+			}
+			p.finding = false
+			if err != nil {
+				to = -1 // the first page, as before
+			}
+			p.goBack(ctx, to)
+		})
+	})
+}
+
+// goBack goes to the page after to, found by Previous, as the page before this one.
+func (p *Page) goBack(ctx app.Context, to int) {
+	p.back, p.backTo = true, to
 	p.goTo(ctx, p.filter, to, -1)
+}
+
+// pageBefore is the after of the page that ends just before example first under filter
+// f: the example pageSize+1 before first, walked through the examples' neighbours
+// (Prev), each of which the store finds from indexes; -1 (the first page) when the walk
+// reaches the start.
+func pageBefore(ctx context.Context, id string, f api.Filter, first int) (int, error) {
+	at := first
+	for range pageSize + 1 {
+		d, err := client.Default.Example(ctx, id, at, f)
+		if err != nil {
+			return -1, err
+		}
+		if d.Prev < 0 {
+			return -1, nil
+		}
+		at = d.Prev
+	}
+	return at, nil
 }
 
 // renderRowsNote says why the results have no input and expected output, when the server

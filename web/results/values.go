@@ -113,7 +113,7 @@ func text(v any) string {
 
 // valueCell shows value v of type typ: text wrapped in full, an image drawn, an audio
 // player, a document linked; an artifact the server does not serve says why.
-func valueCell(d *api.ExampleDetail, typ string, v any, present bool) app.UI {
+func (p *Page) valueCell(d *api.ExampleDetail, typ string, v any, present bool) app.UI {
 	if !present {
 		return app.Span().Class("muted missing").Text("missing")
 	}
@@ -122,7 +122,7 @@ func valueCell(d *api.ExampleDetail, typ string, v any, present bool) app.UI {
 	}
 	s, isString := v.(string)
 	if isString && ir.IsArtifact(typ) {
-		return artifact(d, typ, s)
+		return p.artifact(d, typ, s)
 	}
 	class := "value mono"
 	if isString {
@@ -134,27 +134,46 @@ func valueCell(d *api.ExampleDetail, typ string, v any, present bool) app.UI {
 	return app.Div().Class(class).Text(text(v))
 }
 
-// artifact shows a file the example references, served by the server under its URL.
-func artifact(d *api.ExampleDetail, typ, p string) app.UI {
-	src, ok := d.Artifacts[p]
-	name := app.Div().Class("mono small muted artifact-path").Text(p)
+// artifact shows a file the example references, served by the server under its URL:
+// the URL itself, or with a token the blob fetched from it. A document is a download
+// link: the server serves it under a sandboxing CSP, where a browser's PDF viewer may
+// show nothing inline.
+func (p *Page) artifact(d *api.ExampleDetail, typ, path string) app.UI {
+	served, ok := d.Artifacts[path]
+	name := app.Div().Class("mono small muted artifact-path").Text(path)
 	if !ok {
-		note := d.ArtifactNotes[p]
+		note := d.ArtifactNotes[path]
 		if note == "" {
 			note = "the server does not serve this file"
 		}
 		return app.Div().Class("artifact missing").Body(name, app.Div().Class("notice artifact-note").Text(note))
 	}
+	src, pending, err := p.artifactSrc(served)
+	file := lastPart(path)
 	var media app.UI
-	switch typ {
-	case ir.TypeImage:
-		media = app.A().Href(src).Target("_blank").Body(app.Img().Class("artifact-image").Src(src).Alt(p))
-	case ir.TypeAudio:
+	switch {
+	case pending:
+		media = app.Div().Class("muted artifact-loading").Text("loading " + file + "…")
+	case err != nil:
+		if big, ok := tooBig(err); ok {
+			u := app.Window().URL()
+			full := u.Scheme + "://" + u.Host + served
+			media = app.Div().Class("notice artifact-note too-big").Body(
+				app.Div().Text("Not shown: "+big.Error()+". This server wants its token, which a link cannot send; download the file with"),
+				app.Pre().Class("artifact-command").Text(`curl -H "Authorization: Bearer $BENCHY_TOKEN" -o `+file+` '`+full+`'`),
+				app.A().Class("artifact-url mono small").Href(served).Download(file).Text(full),
+			)
+			break
+		}
+		media = app.Div().Class("notice artifact-note").Text("Cannot show " + file + ": " + ui.ErrText(err))
+	case typ == ir.TypeImage:
+		media = app.A().Href(src).Target("_blank").Body(app.Img().Class("artifact-image").Src(src).Alt(path))
+	case typ == ir.TypeAudio:
 		media = app.Audio().Class("artifact-audio").Controls(true).Preload("metadata").Src(src)
 	default:
-		media = app.A().Class("button artifact-link").Href(src).Target("_blank").Text("Open " + lastPart(p))
+		media = app.A().Class("button artifact-link").Href(src).Download(file).Title("Download " + path).Text("Download " + file)
 	}
-	return app.Div().Class("artifact "+typ).DataSet("path", p).Body(media, name)
+	return app.Div().Class("artifact "+typ).DataSet("path", path).Body(media, name)
 }
 
 // lastPart is the file name of a path.

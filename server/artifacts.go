@@ -34,29 +34,40 @@ import (
 // programs and users, so a file there is not served.
 //
 // Nothing served runs script: the content type comes from a fixed table of media that do
-// not (SVG and HTML are not in it: they are sent as attachments of
-// application/octet-stream), every answer has a sandboxing CSP, and nosniff (Handler).
+// not, by the field's type (artifactTypes: SVG and HTML are in none), every answer has a
+// sandboxing CSP, and nosniff (Handler). And nothing served is the workspace's own: a file
+// outside the field type's table (a .json, .yaml, .sh), a hidden one, a hard link, a file
+// a binding's command names or a runtime file under another name is refused
+// (artifactcheck.go).
 
-// artifactTypes are the media served inline, by extension. Any other file is an attachment
-// of application/octet-stream.
-var artifactTypes = map[string]string{
-	".png":  "image/png",
-	".jpg":  "image/jpeg",
-	".jpeg": "image/jpeg",
-	".gif":  "image/gif",
-	".webp": "image/webp",
-	".bmp":  "image/bmp",
-	".wav":  "audio/wav",
-	".mp3":  "audio/mpeg",
-	".ogg":  "audio/ogg",
-	".oga":  "audio/ogg",
-	".flac": "audio/flac",
-	".m4a":  "audio/mp4",
-	".pdf":  "application/pdf",
-	".txt":  "text/plain; charset=utf-8",
-	".md":   "text/plain; charset=utf-8",
-	".csv":  "text/plain; charset=utf-8",
-	".json": "text/plain; charset=utf-8",
+// artifactTypes are the media served, by the field's type and then by extension: the
+// types a browser draws, plays or shows as text, never one that runs script. A file of
+// any other extension is not served at all (400 bad_path): a dataset row can name any
+// file, and a .json, .yaml or .sh of the workspace is no example's image. .webm is among
+// the sounds as the engine sends it to models (adapter/provider's mediaTypes).
+var artifactTypes = map[string]map[string]string{
+	ir.TypeImage: {
+		".png":  "image/png",
+		".jpg":  "image/jpeg",
+		".jpeg": "image/jpeg",
+		".gif":  "image/gif",
+		".webp": "image/webp",
+		".bmp":  "image/bmp",
+	},
+	ir.TypeAudio: {
+		".wav":  "audio/wav",
+		".mp3":  "audio/mpeg",
+		".ogg":  "audio/ogg",
+		".oga":  "audio/ogg",
+		".flac": "audio/flac",
+		".m4a":  "audio/mp4",
+		".webm": "audio/webm",
+	},
+	ir.TypeDocument: {
+		".pdf": "application/pdf",
+		".txt": "text/plain; charset=utf-8",
+		".md":  "text/plain; charset=utf-8",
+	},
 }
 
 // artifactCSP is on every answer of the artifact endpoint: a document opened from it has
@@ -66,6 +77,7 @@ const artifactCSP = "sandbox; default-src 'none'"
 // artifactRef is one artifact value an example references.
 type artifactRef struct {
 	value string   // as written
+	kind  string   // the field's type: ir.TypeImage, TypeAudio or TypeDocument
 	side  string   // input, expected or prediction
 	path  []string // the field's path inside its side
 }
@@ -84,7 +96,7 @@ func artifactRefs(b *ir.Benchmark, input, expected json.RawMessage, prediction a
 				continue
 			}
 			if s, ok := leafValue(v, l.Path).(string); ok {
-				out = append(out, artifactRef{value: s, side: side, path: l.Path})
+				out = append(out, artifactRef{value: s, kind: l.Field.Type, side: side, path: l.Path})
 			}
 		}
 	}
@@ -131,14 +143,19 @@ type refusal struct {
 	why    string
 }
 
-// open opens the file of ref, or says why it is not served.
+// openArtifact opens the file of ref, or says why it is not served: the engine's
+// confinement first (engine.Paths.Open: inside the folder, links resolved, not hidden, the
+// opened file the resolved one), then what the server adds (checkArtifact).
 func (s *Server) openArtifact(t artifactTarget, ref artifactRef) (*os.File, *refusal) {
 	v := ref.value
 	if v == "" || strings.ContainsRune(v, 0) {
 		return nil, &refusal{http.StatusBadRequest, api.BadPath, "is not a file's path"}
 	}
+	if _, no := artifactType(ref.kind, v); no != nil {
+		return nil, no // decided by the name alone: nothing is opened
+	}
 	var dir string
-	paths := engine.Paths{Workspace: s.dir} // the runtime files are checked after (private)
+	paths := engine.Paths{Workspace: s.dir} // hard links and runtime files: checkArtifact
 	if ref.side == "prediction" {
 		if !t.valid {
 			return nil, &refusal{http.StatusNotFound, api.NotFound, "is a produced artifact of a result that is not valid: the engine did not check it, so it is not served"}
@@ -169,31 +186,15 @@ func (s *Server) openArtifact(t artifactTarget, ref artifactRef) (*os.File, *ref
 	case err != nil:
 		return nil, &refusal{http.StatusBadRequest, api.BadPath, "cannot be read"}
 	}
-	if s.isPrivateFile(f) {
+	asked := filepath.FromSlash(v)
+	if !filepath.IsAbs(asked) {
+		asked = filepath.Join(dir, asked)
+	}
+	if no := s.checkArtifact(f, ref.kind, asked); no != nil {
 		f.Close()
-		return nil, &refusal{http.StatusBadRequest, api.BadPath, "is a runtime file or a hidden file of the workspace (by another name), which is never served"}
+		return nil, no
 	}
 	return f, nil
-}
-
-// isPrivateFile reports whether the open file f is one of the workspace's private files
-// (privateFiles: its runtime files, its top hidden files) by another name: a hard link.
-// A file with one link is none of them (every name of it was checked already), so the
-// workspace is walked for them only for a file with several.
-func (s *Server) isPrivateFile(f *os.File) bool {
-	info, err := f.Stat()
-	if err != nil {
-		return true
-	}
-	if !manyLinks(info) {
-		return false
-	}
-	for _, p := range s.privateFiles() {
-		if pi, err := os.Stat(p); err == nil && os.SameFile(info, pi) {
-			return true
-		}
-	}
-	return false
 }
 
 // datasetDir is the folder of run's dataset file, absolute, links resolved: what its
@@ -249,16 +250,10 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request) error {
 		return internalError(err)
 	}
 	name := path.Base(filepath.ToSlash(ref.value))
-	ct, inline := artifactTypes[strings.ToLower(path.Ext(name))]
-	disposition := "attachment"
-	if inline {
-		disposition = "inline"
-	} else {
-		ct = "application/octet-stream"
-	}
+	ct, _ := artifactType(ref.kind, name) // openArtifact checked it
 	h := w.Header()
 	h.Set("Content-Type", ct)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": name}))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name}))
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Cache-Control", "private, no-cache")
 	http.ServeContent(w, r, "", info.ModTime(), f) // Range, If-Modified-Since; the type is set

@@ -88,7 +88,7 @@ func getRaw(t *testing.T, srv *httptest.Server, p string, header ...string) (*ht
 
 // TestArtifactsServed: the artifact endpoint serves each artifact example N references,
 // input, expected and produced, with a content type from its table (an .html or .svg
-// document as an octet-stream attachment), nosniff and a sandboxing CSP on every answer,
+// document is refused: no document's type), nosniff and a sandboxing CSP on every answer,
 // ranges for audio; and refuses every other path: another example's file, another run's,
 // .., %2e%2e, an absolute path, .env, a produced artifact of the temporary directory or of
 // an invalid result, and a file replaced by a link out of the workspace since.
@@ -104,7 +104,7 @@ func TestArtifactsServed(t *testing.T) {
 	}
 	var d0 api.ExampleDetail
 	decode(t, srv, "GET", api.ExamplePath(media, 0), "", http.StatusOK, &d0)
-	if len(d0.Artifacts) != 5 { // image, sound, doc, expected drawing, produced drawing
+	if len(d0.Artifacts) != 4 || !strings.Contains(d0.ArtifactNotes["../files/page.html"], "a .html file") { // image, sound, expected drawing, produced drawing; not the .html
 		t.Errorf("example 0's artifacts: %v, notes %v", d0.Artifacts, d0.ArtifactNotes)
 	}
 	served := []struct {
@@ -118,8 +118,9 @@ func TestArtifactsServed(t *testing.T) {
 		{index: 0, value: "../files/x0.png", ctype: "image/png", disp: `inline; filename=x0.png`, wantStatus: 200},
 		{index: 0, value: "../files/e0.png", ctype: "image/png", disp: `inline; filename=e0.png`, body: "expected 0", wantStatus: 200},
 		{index: 0, value: "out/d0.png", ctype: "image/png", disp: `inline; filename=d0.png`, body: "PNG 0", wantStatus: 200},
-		{index: 0, value: "../files/page.html", ctype: "application/octet-stream", disp: `attachment; filename=page.html`, wantStatus: 200},
-		{index: 1, value: "../files/pic.svg", ctype: "application/octet-stream", disp: `attachment; filename=pic.svg`, wantStatus: 200},
+		{index: 0, value: "../files/page.html", ctype: "application/json", wantStatus: 400}, // no document's type
+		{index: 1, value: "../files/pic.svg", ctype: "application/json", wantStatus: 400},
+		{index: 3, value: "../files/notes.txt", ctype: "text/plain; charset=utf-8", disp: `inline; filename=notes.txt`, wantStatus: 200},
 		{index: 2, value: "../files/notes.pdf", ctype: "application/pdf", disp: `inline; filename=notes.pdf`, wantStatus: 200},
 		{index: 1, value: "../files/s1.wav", ctype: "audio/wav", header: []string{"Range", "bytes=5-9"}, body: "RIFF1", wantStatus: 206, wantRange: "bytes 5-9/5000"},
 	}

@@ -27,7 +27,7 @@ func init() {
 	runsCommands = []command{
 		{"list", "[--workspace DIR] [--benchmark PATH] [--ir-hash H] [--limit N]", "list the stored runs, newest first", runsList},
 		{"show", "[--workspace DIR] [--ir] ID", "print a stored run's fields and summary as JSON", runsShow},
-		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] ID", "write a stored run's results: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
+		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] [--status S] [--imperfect] [--wrong DIM] [--code CODE] [--q TEXT] [--sort index|score] ID", "write a stored run's results, each with its input and expected output, those the filter flags select: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
 		{"compare", "[--workspace DIR] [--json] [--max-regression D] {A B | --baseline A B}", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A; --max-regression D fails on a significant drop of more than D)", runsCompare},
 	}
 }
@@ -364,8 +364,10 @@ func noRun(e *env, cmd, id, ws string, code int) int {
 
 func runsExport(e *env, args []string) int {
 	fs, wsFlag := runsFlags(e, "export")
-	format := fs.String("format", "json", "json (the result document), jsonl (one result a line) or csv")
+	format := fs.String("format", "json", "json (the result document), jsonl (one result a line) or csv (a column per field: input.x, expected.y, prediction.y; a cell starting like a formula, = + - @ a tab or a carriage return, gets a ' in front unless it is a number)")
 	out := fs.String("o", "-", "the file to write (- for standard output)")
+	var filter exportFilter
+	filter.define(fs)
 	pos, code, ok := parseArgs(e, fs, args, 1, "run ID")
 	if !ok {
 		return code
@@ -386,16 +388,35 @@ func runsExport(e *env, args []string) int {
 	}
 	defer st.Close()
 	id, err := st.FindRun(pos[0]) // or the end of its id, as the web app shows it
+	var r store.Run
+	if err == nil {
+		r, err = st.GetRun(id) // with its IR, which names the dataset and the fields
+	}
 	if err != nil {
 		return exportFailed(e, err)
+	}
+	var b *ir.Benchmark
+	if len(r.IR) > 0 {
+		b = new(ir.Benchmark) // loosely: an IR stored by an older benchy still names its fields
+		if json.Unmarshal(r.IR, b) != nil {
+			b = nil
+		}
+	}
+	q, err := filter.checked(b)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy runs export: %v\n", err)
+		return ExitUsage
+	}
+	eq := exportQuery(q, b)
+	export := func(w io.Writer) error {
+		note, err := st.ExportRows(id, f, eq, w)
+		if note != "" {
+			fmt.Fprintf(e.stderr, "benchy runs export: note: %s\n", note)
+		}
+		return err
 	}
 	if *out == "-" || *out == "" {
-		err := st.Export(id, f, e.stdout)
-		return exportFailed(e, err)
-	}
-	r, err := st.GetRun(id) // with its IR, which names the dataset
-	if err != nil {
-		return exportFailed(e, err)
+		return exportFailed(e, export(e.stdout))
 	}
 	if why := exportClash(*out, ws, r); why != "" {
 		fmt.Fprintf(e.stderr, "benchy runs export: %s\n", why)
@@ -407,7 +428,7 @@ func runsExport(e *env, args []string) int {
 		return exportFailed(e, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = st.Export(id, f, tmp)
+	err = export(tmp)
 	if err == nil {
 		err = tmp.Chmod(0o644) // CreateTemp's 0600 is for the half-written file
 	}

@@ -99,17 +99,29 @@ func TestRunsStore(t *testing.T) {
 		t.Errorf("runs show --ir has no IR:\n%.300s", stdout)
 	}
 
-	// jsonl is the stream the run wrote, byte for byte; json the result document.
+	// jsonl is the stream the run wrote, json the result document, each result with its
+	// row's input and expected output besides.
 	wantJSONL, _ := os.ReadFile(filepath.Join(dir, "results.jsonl"))
 	code, jsonl, stderr := runBenchy(t, "runs", "export", id, "--format", "jsonl")
-	if code != 0 || jsonl != string(wantJSONL) || strings.Count(jsonl, "\n") != 10 {
+	if code != 0 || strings.Count(jsonl, "\n") != 10 || !reflect.DeepEqual(withoutRows(t, strings.Split(jsonl, "\n")), withoutRows(t, strings.Split(string(wantJSONL), "\n"))) {
 		t.Errorf("export jsonl: exit %d %s\ngot:\n%s\nwant:\n%s", code, stderr, jsonl, wantJSONL)
 	}
 	code, doc, stderr := runBenchy(t, "runs", "export", "--format", "json", id)
-	var got, want any
+	var got, want map[string]any
 	wantDoc, _ := os.ReadFile(out)
 	json.Unmarshal(wantDoc, &want)
-	if code != 0 || json.Unmarshal([]byte(doc), &got) != nil || !reflect.DeepEqual(got, want) {
+	if code != 0 || json.Unmarshal([]byte(doc), &got) != nil {
+		t.Fatalf("export json: exit %d %s\n%s", code, stderr, doc)
+	}
+	for _, r := range got["results"].([]any) {
+		r := r.(map[string]any)
+		if r["input"] == nil || r["expected"] == nil {
+			t.Errorf("export json: a result without its input or expected output: %v", r)
+		}
+		delete(r, "input")
+		delete(r, "expected")
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("export json: exit %d %s\ngot:\n%s\nwant:\n%s", code, stderr, doc, wantDoc)
 	}
 	var parsed resultDoc
@@ -251,4 +263,29 @@ func inWorkspace(dir string) bool {
 		}
 		dir = parent
 	}
+}
+
+// withoutRows parses JSON lines, checking that each one that has "input" and "expected"
+// has both, and drops them: the export's lines are the stream's with the row beside.
+func withoutRows(t *testing.T, lines []string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		_, in := m["input"]
+		_, exp := m["expected"]
+		if in != exp {
+			t.Errorf("a line with only one of input and expected: %s", l)
+		}
+		delete(m, "input")
+		delete(m, "expected")
+		out = append(out, m)
+	}
+	return out
 }

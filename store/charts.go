@@ -75,14 +75,11 @@ func (s *Store) Charts(id string, enums []Enum) (api.Charts, error) {
 			labelled[k.a] = true
 		}
 	}
+	var uncounted []Enum
 	for _, e := range enums {
 		key, _ := json.Marshal(e.Path)
 		if !labelled[string(key)] {
-			m, err := s.confusionOfJSON(id, e)
-			if err != nil {
-				return c, err
-			}
-			c.Confusion = append(c.Confusion, m)
+			uncounted = append(uncounted, e)
 			continue
 		}
 		m := api.Confusion{Path: e.Path, Values: e.Values, Cells: make([][]int, len(e.Values))}
@@ -94,7 +91,23 @@ func (s *Store) Charts(id string, enums []Enum) (api.Charts, error) {
 		}
 		c.Confusion = append(c.Confusion, m)
 	}
+	if len(uncounted) > 0 {
+		ms, err := s.matricesOfJSON(id, uncounted)
+		if err != nil {
+			return c, err
+		}
+		c.Confusion = append(c.Confusion, ms...)
+		// In the order of enums: the counted ones were put first.
+		slices.SortStableFunc(c.Confusion, func(a, b api.Confusion) int {
+			return cmp.Compare(indexOfPath(enums, a.Path), indexOfPath(enums, b.Path))
+		})
+	}
 	return c, nil
+}
+
+// indexOfPath is the index of the enum at path in enums.
+func indexOfPath(enums []Enum, path []string) int {
+	return slices.IndexFunc(enums, func(e Enum) bool { return slices.Equal(e.Path, path) })
 }
 
 // stored is a row of result_counts.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 )
 
@@ -77,13 +78,60 @@ func TestChartsResumeCountsOnce(t *testing.T) {
 		t.Errorf("done %d, want %d", r.Done, len(stored))
 	}
 
-	writeAll(t, s, id, exploredN(200, 230)) // without Labels
+	writeAll(t, s, id, exploredN(200, 230)) // without Labels: its results' cells are not counted
 	stored = append(stored, exploredN(200, 230)...)
-	checkCharts(t, s, id, stored)
-	var marks int
-	s.r.QueryRow(`SELECT count(*) FROM result_counts WHERE run_id = ? AND kind = 'labelled'`, id).Scan(&marks)
-	if marks != 0 {
+	if marked(t, s, id) {
 		t.Errorf("a run with results stored without Labels still says its cells are counted")
+	}
+	checkCharts(t, s, id, stored) // from the results' JSON, kept
+	if !marked(t, s, id) {
+		t.Errorf("the matrix read from the results' JSON is not kept")
+	}
+	writeAll(t, s, id, exploredN(230, 260), labelled) // counted on from the kept matrix
+	stored = append(stored, exploredN(230, 260)...)
+	if _, err := s.w.Exec(`UPDATE results SET example = NULL WHERE run_id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	checkCharts(t, s, id, stored)
+}
+
+// marked says whether run id's confusion cells of the label are counted.
+func marked(t *testing.T, s *Store, id string) bool {
+	t.Helper()
+	var n int
+	if err := s.r.QueryRow(`SELECT count(*) FROM result_counts WHERE run_id = ? AND kind = 'labelled'`, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n > 0
+}
+
+// TestKeepCellsOnlyUnchanged: a matrix read from the results' JSON is not kept when a
+// result was stored since it was read (done moved on).
+func TestKeepCellsOnlyUnchanged(t *testing.T) {
+	s, _ := open(t)
+	id := create(t, s, "explore.yaml").ID
+	writeAll(t, s, id, exploredN(0, 50))
+	ms, err := func() ([]api.Confusion, error) {
+		tx, err := s.r.Begin()
+		if err != nil {
+			return nil, err
+		}
+		defer tx.Rollback()
+		m, err := confusionOfJSON(tx, id, Enum{Path: []string{"label"}, Values: labels})
+		return []api.Confusion{m}, err
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeAll(t, s, id, exploredN(50, 60))
+	if err := s.keepCells(id, 50, ms); err != nil {
+		t.Fatal(err)
+	}
+	if marked(t, s, id) {
+		t.Fatal("a matrix of 50 results kept for a run of 60")
+	}
+	if err := s.keepCells(id, 60, ms); err != nil || !marked(t, s, id) {
+		t.Fatalf("a matrix of an unchanged run not kept: %v", err)
 	}
 }
 

@@ -50,7 +50,8 @@ func (e *serverError) Unwrap() error { return e.err }
 // internalError is a failure of the server's own code.
 func internalError(err error) error { return &serverError{code: api.Internal, err: err} }
 
-// storeError is a failure of the run store, unless it is a run not found (a 404).
+// storeError is a failure of the run store, unless it is a run not found (a 404) or a part
+// of an id several runs share (a 400): answerError looks through it.
 func storeError(err error) error { return &serverError{code: api.StoreError, err: err} }
 
 // handler is an API handler: it answers, or returns why it could not.
@@ -66,7 +67,7 @@ func (s *Server) handle(h handler) http.HandlerFunc {
 }
 
 // answerError is the one table from errors to answers: ours as they are, a run the store
-// does not have as 404, the run manager's refusals as 503 and 429; anything else is the
+// does not have as 404, a part of an id several runs share as 400 (store.FindRun's), the run manager's refusals as 503 and 429; anything else is the
 // server's failure, logged with a new request id and answered 500 with its code, the
 // message "internal error" and that id (also the X-Request-Id header), never its text.
 func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) {
@@ -76,6 +77,8 @@ func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.As(err, &e):
 	case errors.Is(err, store.ErrNotFound):
 		e = refuse(http.StatusNotFound, api.NotFound, "%s", err.Error()) // "run ID: no such run"
+	case errors.Is(err, store.ErrAmbiguous):
+		e = refuse(http.StatusBadRequest, api.BadRequest, "%s", err.Error()) // "run ID: names several runs (...): give more of its id"
 	case errors.Is(err, errClosing):
 		e = refuse(http.StatusServiceUnavailable, api.ShuttingDown, "%s", err.Error())
 	case errors.Is(err, errQueueFull):

@@ -12,7 +12,9 @@ import (
 const maxReportRuns = 50
 
 // report answers GET /api/report?run=ID&run=ID...[&examples=N]: the self-contained HTML
-// report of those runs as a download, the same file `benchy report` writes. A CSP that
+// report of those runs as a download, the same file `benchy report` writes. Each ID may be
+// a start or an end of a run's id, as benchy report takes it (store.FindRun): one several
+// runs share is a 400 that names them (answerError), one no run has a 404. A CSP that
 // allows nothing but the page's own inline style keeps it inert even if opened from here.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()

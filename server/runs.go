@@ -329,6 +329,9 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
+// getRun is GET /api/runs/{id}. Like every /api/runs/{id}/... endpoint it takes a run's
+// whole id (an id in a path names one run, for links and caches); only GET /api/report
+// also takes a start or an end of one, as benchy report does.
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	run, err := s.st.GetRun(r.PathValue("id"))
 	if err != nil {

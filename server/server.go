@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -207,6 +209,15 @@ func (s *Server) Handler() http.Handler {
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
+			// Every answer of the API is inert, the mux's own (a 405) too; a handler that
+			// sends a document (the report) sets its own policy.
+			w.Header().Set("Content-Security-Policy", artifactCSP)
+			// The mux would redirect a path that is not clean (an artifact's "0/../x.png",
+			// "0//x") with an HTML body of its own: it is refused instead.
+			if p := r.URL.EscapedPath(); cleanPath(p) != p {
+				s.answerError(w, r, refuse(http.StatusBadRequest, api.BadRequest, "the URL's path has a . or .. segment or an empty one (//): ask for the path itself"))
+				return
+			}
 			if !s.authorized(r) {
 				s.answerError(w, r, refuse(http.StatusUnauthorized, api.Unauthorized, "this server needs Authorization: Bearer <token>"))
 				return
@@ -220,9 +231,28 @@ func (s *Server) Handler() http.Handler {
 				limit = MaxUpload // streamed to disk, not held
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			// url.Query drops a pair it cannot parse without a word (a raw ';', a bad
+			// escape): a filter would vanish and an export would send the whole run.
+			if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+				s.answerError(w, r, refuse(http.StatusBadRequest, api.BadRequest, "the query has a ';' or bad escape: %v; escape ';' as %%3B", err))
+				return
+			}
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// cleanPath is p as http.ServeMux cleans it before matching: path.Clean, keeping a
+// trailing slash.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 func (s *Server) authorized(r *http.Request) bool {

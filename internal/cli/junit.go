@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
@@ -17,34 +19,79 @@ import (
 )
 
 // --junit FILE writes a run as a JUnit XML file, which CI systems show as a test report:
-// one testcase per example, classname the benchmark, name "example N"; an example that was
-// not valid or scored below 1 is a failure whose message lines up the expected output and
-// the prediction field by field (✓/✗), with its error. Only failures are kept in memory
-// while the run goes.
+// one testcase per example, classname the benchmark (and the system's label when several
+// systems ran, so that their cases do not merge), name "example N (hint)" with a hint a
+// reader recognises the example by, time its latency; an execution error is an <error>
+// (the setup failed), an invalid output or a score below 1 a <failure> (the system did),
+// whose message lines up the expected output and the prediction field by field (✓/✗), with
+// its error. Only failures are kept in memory while the run goes.
 
 // junitSuite is one run's testsuite.
 type junitSuite struct {
 	benchmark string // the classname of its cases
 	system    string
+	input     ir.Field // for the hints
 	output    ir.Field
 	cases     []junitCase
 }
 
-// junitCase is one example; failure is "" for a perfect one.
+// junitCase is one example; kind is "" for a perfect one, else "error" or "failure".
 type junitCase struct {
 	index            int
-	kind             string // its status
+	hint             string   // "" for none
+	seconds          *float64 // its latency, when recorded
+	kind             string
+	status           string
 	message, details string
 }
 
 // add records the outcome of one example.
 func (s *junitSuite) add(res engine.ExampleResult) {
-	c := junitCase{index: res.Index}
+	c := junitCase{index: res.Index, hint: exampleHint(s.input, res.Row)}
+	if res.Usage != nil && res.Usage.LatencyMS > 0 {
+		sec := res.Usage.LatencyMS / 1000
+		c.seconds = &sec
+	}
 	if res.Status != engine.StatusValid || res.Score == nil || *res.Score < 1 {
-		c.kind = string(res.Status)
+		c.kind, c.status = "failure", string(res.Status)
+		if res.Status == engine.StatusExecutionError {
+			c.kind = "error"
+		}
 		c.message, c.details = failureText(s.output, res)
 	}
 	s.cases = append(s.cases, c)
+}
+
+// maxHint is how many characters of a text input a testcase's name shows.
+const maxHint = 40
+
+// exampleHint is what a testcase's name shows of an example's input: the first 40
+// characters of its first text field (on one line), else the file name of its first
+// artifact; "" when it has neither.
+func exampleHint(input ir.Field, row json.RawMessage) string {
+	in, _ := report.SplitRow(row)
+	var v map[string]any
+	if json.Unmarshal(in, &v) != nil {
+		return ""
+	}
+	leaves := input.Leaves()
+	for _, want := range []func(string) bool{func(t string) bool { return t == ir.TypeString }, ir.IsArtifact} {
+		for _, l := range leaves {
+			text, ok := lookup(v, l.Path).(string)
+			if !ok || text == "" || !want(l.Field.Type) {
+				continue
+			}
+			if ir.IsArtifact(l.Field.Type) {
+				return path.Base(filepath.ToSlash(text))
+			}
+			text = strings.Join(strings.Fields(text), " ")
+			if r := []rune(text); len(r) > maxHint {
+				text = string(r[:maxHint]) + "…"
+			}
+			return text
+		}
+	}
+	return ""
 }
 
 // maxJUnitValue bounds each value a failure's text shows (the message attribute takes
@@ -102,6 +149,7 @@ type xmlSuites struct {
 	XMLName  xml.Name   `xml:"testsuites"`
 	Tests    int        `xml:"tests,attr"`
 	Failures int        `xml:"failures,attr"`
+	Errors   int        `xml:"errors,attr"`
 	Suites   []xmlSuite `xml:"testsuite"`
 }
 
@@ -116,7 +164,9 @@ type xmlSuite struct {
 type xmlCase struct {
 	Classname string      `xml:"classname,attr"`
 	Name      string      `xml:"name,attr"`
+	Time      string      `xml:"time,attr,omitempty"`
 	Failure   *xmlFailure `xml:"failure,omitempty"`
+	Error     *xmlFailure `xml:"error,omitempty"`
 }
 
 type xmlFailure struct {
@@ -134,17 +184,33 @@ func encodeJUnit(w io.Writer, suites []*junitSuite) error {
 		if s.system != "" {
 			name += " · " + s.system
 		}
+		class := s.benchmark
+		if len(suites) > 1 {
+			class = name // one class per system: CI UIs group cases by class
+		}
 		xs := xmlSuite{Name: xmlSafe(name), Tests: len(s.cases)}
 		for _, c := range s.cases {
-			xc := xmlCase{Classname: xmlSafe(s.benchmark), Name: fmt.Sprintf("example %d", c.index)}
-			if c.kind != "" {
+			xc := xmlCase{Classname: xmlSafe(class), Name: fmt.Sprintf("example %d", c.index)}
+			if c.hint != "" {
+				xc.Name += " (" + xmlSafe(c.hint) + ")"
+			}
+			if c.seconds != nil {
+				xc.Time = strconv.FormatFloat(*c.seconds, 'f', 3, 64)
+			}
+			outcome := &xmlFailure{Message: xmlSafe(c.message), Type: c.status, Text: xmlSafe(c.details)}
+			switch c.kind {
+			case "error":
+				xs.Errors++
+				xc.Error = outcome
+			case "failure":
 				xs.Failures++
-				xc.Failure = &xmlFailure{Message: xmlSafe(c.message), Type: c.kind, Text: xmlSafe(c.details)}
+				xc.Failure = outcome
 			}
 			xs.Cases = append(xs.Cases, xc)
 		}
 		doc.Tests += xs.Tests
 		doc.Failures += xs.Failures
+		doc.Errors += xs.Errors
 		doc.Suites = append(doc.Suites, xs)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

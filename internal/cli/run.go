@@ -225,7 +225,7 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	defer jsonl.Close()
 	var res executed
 	if r.junit != "" {
-		res.junit = &junitSuite{benchmark: displayName(r.bench), system: plan.System.Label, output: plan.IR.Program.Output}
+		res.junit = &junitSuite{benchmark: displayName(r.bench), system: plan.System.Label, input: plan.IR.Program.Input, output: plan.IR.Program.Output}
 	}
 	if r.store {
 		res.rec = openRecorder(log, r.bench, r.ws, plan.Spec("", r.opts))

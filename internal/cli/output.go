@@ -344,8 +344,10 @@ func (l *lazyFile) Close() error {
 
 // assemble writes the result document from the report and the JSONL stream: into a
 // temporary file beside out, synced, then renamed over out and the folder synced, so that
-// out is always a whole document, the old one or the new.
-func assemble(out, stream string, rep *engine.Report) error {
+// out is always a whole document, the old one or the new. runID, when the run is stored,
+// is written beside A.14's fields as "run_id", for a CI job to pass to benchy report and
+// runs compare (jq -r .run_id) without reading the log.
+func assemble(out, stream string, rep *engine.Report, runID string) error {
 	in, err := os.Open(stream)
 	if err != nil {
 		return err
@@ -356,7 +358,13 @@ func assemble(out, stream string, rep *engine.Report) error {
 		return err
 	}
 	tmp := f.Name()
-	err = engine.WriteDocument(f, rep, in)
+	var w io.Writer = f
+	if runID != "" {
+		w, err = withRunID(f, rep, runID)
+	}
+	if err == nil {
+		err = engine.WriteDocument(w, rep, in)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -371,6 +379,47 @@ func assemble(out, stream string, rep *engine.Report) error {
 		return err
 	}
 	return syncDir(filepath.Dir(out))
+}
+
+// withRunID is w with "run_id" added to the document engine.WriteDocument writes of rep:
+// the document begins with rep's JSON without its closing brace, so the member goes in
+// once that many bytes have passed, before "results", and the engine keeps the one writer
+// of the document.
+func withRunID(w io.Writer, rep *engine.Report, runID string) (io.Writer, error) {
+	head, err := json.Marshal(rep)
+	if err != nil {
+		return nil, err
+	}
+	member, _ := json.Marshal(runID)
+	return &insertAt{w: w, at: len(head) - 1, text: append([]byte(`,"run_id":`), member...)}, nil
+}
+
+// insertAt writes text into what passes through it once at bytes have.
+type insertAt struct {
+	w    io.Writer
+	at   int
+	text []byte
+	done bool
+}
+
+func (x *insertAt) Write(p []byte) (int, error) {
+	if x.done {
+		return x.w.Write(p)
+	}
+	if len(p) < x.at {
+		x.at -= len(p)
+		return x.w.Write(p)
+	}
+	n, err := x.w.Write(p[:x.at])
+	if err != nil {
+		return n, err
+	}
+	if _, err := x.w.Write(x.text); err != nil {
+		return n, err
+	}
+	x.done = true
+	m, err := x.w.Write(p[x.at:])
+	return n + m, err
 }
 
 // errOutputBusy is wrapped by lockOutput's error when another run holds the lock.

@@ -250,7 +250,11 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	}
 	res.stored = res.rec.end(res.end)
 	if res.end.Err == nil {
-		res.writeErr = assemble(out, stream, res.end.Report)
+		runID := ""
+		if res.stored == store.Completed {
+			runID = res.rec.id
+		}
+		res.writeErr = assemble(out, stream, res.end.Report, runID)
 	}
 	return res
 }

@@ -121,6 +121,10 @@ func TestRunsStore(t *testing.T) {
 		delete(r, "input")
 		delete(r, "expected")
 	}
+	if want["run_id"] != id { // the result file names its stored run; the store's report does not
+		t.Errorf("results.json: run_id %v, want %s", want["run_id"], id)
+	}
+	delete(want, "run_id")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("export json: exit %d %s\ngot:\n%s\nwant:\n%s", code, stderr, doc, wantDoc)
 	}
@@ -142,6 +146,9 @@ func TestRunsStore(t *testing.T) {
 	// --no-store records nothing; another run adds a row, newest first.
 	if code, _, stderr := runBenchy(t, "run", "--no-store", "-o", out, bench); code != 0 || strings.Contains(stderr, "stored in") {
 		t.Fatalf("run --no-store: exit %d\n%s", code, stderr)
+	}
+	if data, _ := os.ReadFile(out); strings.Contains(string(data), `"run_id"`) {
+		t.Errorf("run --no-store wrote a run_id:\n%.300s", data)
 	}
 	if rows := listRows(t, "--workspace", dir); len(rows) != 1 {
 		t.Fatalf("after --no-store: %q", rows)

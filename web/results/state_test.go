@@ -71,3 +71,24 @@ func TestCodeHelp(t *testing.T) {
 		t.Errorf("provider_error: %s", h)
 	}
 }
+
+// TestOrderedCells: the table's cells show an object's keys in declaration order (nested
+// objects too), then keys the schema does not have, numbers and text as written.
+func TestOrderedCells(t *testing.T) {
+	schema := &ir.Field{Type: ir.TypeObject, Fields: []ir.Field{
+		{Name: "invoice_number", Type: "string"},
+		{Name: "date", Type: "date"},
+		{Name: "party", Type: ir.TypeObject, Fields: []ir.Field{{Name: "name", Type: "string"}, {Name: "city", Type: "string"}}},
+		{Name: "total", Type: "float"},
+	}}
+	for _, c := range []struct{ in, want string }{
+		{`{"total": 121.0, "date": "2025-01-02", "invoice_number": "A<1>"}`, `{"invoice_number":"A<1>","date":"2025-01-02","total":121.0}`},
+		{`{"zz": 1, "party": {"city": "Oslo", "name": "N"}, "aa": [1, 2]}`, `{"party":{"name":"N","city":"Oslo"},"aa":[1,2],"zz":1}`},
+		{`"plain"`, `"plain"`},
+		{`{"clipped`, `{"clipped`},
+	} {
+		if got := string(ordered(json.RawMessage(c.in), schema)); got != c.want {
+			t.Errorf("ordered(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

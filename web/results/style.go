@@ -8,7 +8,7 @@ const css = `
 .filters { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-end; margin-bottom: 10px; }
 .filters .filter { display: flex; flex-direction: column; }
 .filters .filter label { margin: 0 0 2px; }
-.filters input[type=search] { width: 260px; }
+.filters input[type=search] { width: 300px; }
 .toggle { display: inline-flex; align-items: center; gap: 4px; margin: 0; padding: 6px 12px; border: 2px solid var(--accent-2); border-radius: 6px; font-size: 14px; font-weight: 600; color: var(--accent); background: #eef5fc; cursor: pointer; }
 .toggle input { width: 16px; height: 16px; margin: 0 4px 0 0; }
 .toggle .count { margin-left: 6px; background: var(--accent-2); color: #fff; border-radius: 10px; padding: 0 8px; font-size: 12px; }
@@ -16,16 +16,20 @@ const css = `
 .toggle:has(input:checked) .count { background: #fff; color: var(--accent-2); }
 .match-count { font-weight: 600; font-variant-numeric: tabular-nums; }
 table.results tr.result { cursor: pointer; }
+table.results td.marks .wrong-values { margin-top: 3px; }
+table.results .wrong-value { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 320px; }
+table.results .wrong-value .expected-value { color: var(--ok); }
+table.results .wrong-value .predicted-value { color: var(--bad); font-weight: 600; }
 table.results tr.result:hover td { background: #f3f7fc; }
 #example-view { margin-bottom: 12px; }
-.example-cols { display: grid; grid-template-columns: minmax(280px, 2fr) 3fr; gap: 16px; align-items: start; }
+.example-cols { display: grid; grid-template-columns: minmax(300px, 1fr) minmax(0, 1fr); gap: 16px; align-items: start; }
 @media (max-width: 1000px) { .example-cols { grid-template-columns: 1fr; } }
 .example-part h3 { margin-top: 4px; }
 .input-field { margin-bottom: 10px; }
 .field-name { margin-bottom: 3px; }
 .value.text, .pre-wrap { white-space: pre-wrap; overflow-wrap: anywhere; }
 .value.mono { font-family: var(--mono); font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
-.artifact-image { max-width: 100%; max-height: 70vh; border: 1px solid var(--line); border-radius: 4px; background: #fff; display: block; }
+.artifact-image { max-width: 100%; max-height: 85vh; border: 1px solid var(--line); border-radius: 4px; background: #fff; display: block; }
 .artifact-audio { width: 100%; max-width: 420px; display: block; }
 .artifact-path { margin-top: 2px; overflow-wrap: anywhere; }
 .artifact-note { overflow-wrap: anywhere; }

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/web/client"
 	"github.com/benchy-eval/benchy/web/ui"
 )
@@ -218,10 +219,14 @@ func (p *Page) resultRow(r api.Result, showIO bool) app.UI {
 		app.Td().Class("index").Body(app.A().Class("example-link").Href(open).Text(strconv.Itoa(r.Index))),
 		app.Td().Body(app.Span().Class("badge " + r.Status).Text(r.Status)),
 	}
-	if showIO {
-		cells = append(cells, ui.JSONCell("input", r.Input), ui.JSONCell("expected", r.Expected))
+	var in, out *ir.Field
+	if p.bench != nil {
+		in, out = &p.bench.Program.Input, &p.bench.Program.Output
 	}
-	cells = append(cells, ui.JSONCell("prediction", r.Prediction), marksCell(r.FieldScores),
+	if showIO {
+		cells = append(cells, ui.JSONCell("input", ordered(r.Input, in)), ui.JSONCell("expected", ordered(r.Expected, out)))
+	}
+	cells = append(cells, ui.JSONCell("prediction", ordered(r.Prediction, out)), marksCell(r.FieldScores, decode(r.Expected), decode(r.Prediction)),
 		app.Td().Class("example-score").Text(ui.ScorePtr(r.Score)), errorCell(r.Error))
 	return app.Tr().Class("result").DataSet("index", r.Index).DataSet("status", r.Status).Body(cells...).
 		OnClick(func(ctx app.Context, e app.Event) {
@@ -232,12 +237,15 @@ func (p *Page) resultRow(r api.Result, showIO bool) app.UI {
 		}, app.EventScope(open))
 }
 
-// marksCell shows ✓ or ✗ for each scored field.
-func marksCell(fields []api.FieldScore) app.UI {
+// marksCell shows ✓ or ✗ for each scored field and, under them, what each wrong field
+// expected and got: the JSON cells are clipped, and the wrong value is what a reader
+// opens a row for.
+func marksCell(fields []api.FieldScore, expected, predicted any) app.UI {
 	if len(fields) == 0 {
 		return app.Td().Class("marks muted").Text(ui.NoValue)
 	}
 	marks := make([]app.UI, 0, len(fields))
+	var wrong []app.UI
 	for _, f := range fields {
 		ok := f.Score == 1
 		sign, class := "✗", "mark bad"
@@ -251,8 +259,37 @@ func marksCell(fields []api.FieldScore) app.UI {
 			" (weight " + strconv.FormatFloat(f.Weight, 'f', -1, 64) + ")"
 		marks = append(marks, app.Span().Class(class).DataSet("path", ui.Dotted(f.Path)).Title(title).
 			Text(sign+" "+ui.Dotted(f.Path)))
+		if !ok {
+			wrong = append(wrong, app.Div().Class("wrong-value small").DataSet("path", ui.Dotted(f.Path)).
+				Title(ui.Dotted(f.Path)+": expected "+fullValue(expected, f.Path)+", predicted "+fullValue(predicted, f.Path)).Body(
+				app.Span().Class("mono").Text(ui.Dotted(f.Path)+": "),
+				app.Span().Class("expected-value").Text(shortValue(expected, f.Path)),
+				app.Span().Class("muted").Text(" → "),
+				app.Span().Class("predicted-value").Text(shortValue(predicted, f.Path)),
+			))
+		}
 	}
-	return app.Td().Class("marks").Body(marks...)
+	return app.Td().Class("marks").Body(app.Div().Body(marks...), app.Div().Class("wrong-values").Body(wrong...))
+}
+
+// shortValue is the value at path for a table cell: clipped, "missing" when absent.
+func shortValue(v any, path []string) string {
+	short, _ := ui.Clip(fullValue(v, path), 40)
+	return short
+}
+
+// fullValue is the value at path as text, up to a title's length.
+func fullValue(v any, path []string) string {
+	x, ok := at(v, path)
+	if !ok || v == nil {
+		return "missing"
+	}
+	s := text(x)
+	if s == "" {
+		return `""`
+	}
+	full, _ := ui.Clip(s, ui.TitleChars)
+	return full
 }
 
 // errorCell shows an example's error code, and its message and field below.

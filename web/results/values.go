@@ -214,3 +214,58 @@ func dotted(path []string) string {
 	}
 	return ui.Dotted(path)
 }
+
+// ordered is a JSON object with its keys in the schema's declaration order (nested
+// objects too), then the keys the schema does not have, sorted; numbers as written. The
+// table's cells show the expected output and the prediction in one order, where each
+// side's own order put date first in one and invoice_number in the other. A value that
+// is not JSON (clipped) is left as it is.
+func ordered(raw json.RawMessage, schema *ir.Field) json.RawMessage {
+	v := decode(raw)
+	if _, ok := v.(map[string]any); !ok || schema == nil {
+		return raw
+	}
+	var buf bytes.Buffer
+	writeOrdered(&buf, v, schema)
+	return buf.Bytes()
+}
+
+// writeOrdered writes v as JSON, the keys of its objects in schema's order.
+func writeOrdered(buf *bytes.Buffer, v any, schema *ir.Field) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(v)
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		return
+	}
+	var keys []string
+	children := map[string]*ir.Field{}
+	if schema != nil {
+		for i := range schema.Fields {
+			c := &schema.Fields[i]
+			if _, ok := m[c.Name]; ok {
+				keys = append(keys, c.Name)
+				children[c.Name] = c
+			}
+		}
+	}
+	var rest []string
+	for k := range m {
+		if children[k] == nil {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	buf.WriteByte('{')
+	for i, k := range append(keys, rest...) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeOrdered(buf, k, nil)
+		buf.WriteByte(':')
+		writeOrdered(buf, m[k], children[k])
+	}
+	buf.WriteByte('}')
+}

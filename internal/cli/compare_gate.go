@@ -48,11 +48,23 @@ func (g regressionGate) check(w io.Writer, c api.Comparison) bool {
 		why = fmt.Sprintf("B is worse than A by %.4f > %s, and the interval %s excludes 0: FAIL", -c.Delta, d, span)
 	case worse:
 		why = fmt.Sprintf("B is worse than A by %.4f > %s, but the interval %s includes 0 (not significant): pass", -c.Delta, d, span)
+	case c.Delta > 0:
+		why = fmt.Sprintf("B is better than A by %.4f: pass", c.Delta)
+	case c.Delta == 0:
+		why = "B scores as A: pass"
 	default:
-		why = fmt.Sprintf("delta B-A %+.4f is within %s of A: pass", c.Delta, d)
+		why = fmt.Sprintf("B is worse than A by %.4f, within %s: pass", -c.Delta, d)
 	}
 	fmt.Fprintf(w, "gate (--max-regression %s): %s\n", d, why)
 	return !(worse && significant)
+}
+
+// refused prints the verdict on runs that cannot be compared (why): the gate fails, as the
+// exit code says; nothing is printed without a gate.
+func (g regressionGate) refused(w io.Writer, why string) {
+	if g.set {
+		fmt.Fprintf(w, "gate (--max-regression %s): the runs cannot be compared (%s): FAIL\n", strconv.FormatFloat(g.max, 'g', -1, 64), why)
+	}
 }
 
 // baselineGiven tells whether args set --baseline (before any "--"): then one positional

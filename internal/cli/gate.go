@@ -20,7 +20,9 @@ Exit codes:
   0  the run completed (and met --fail-under, if given)
   1  the benchmark or the run failed (invalid input, an aborted run), or the score is under --fail-under
   2  the command line is wrong
-  3  every example was an execution error: the AI-system was never reached, the score measures the setup
+  3  every example was an execution error (the AI-system never reached, or no answer with an output):
+     the score measures the setup. A run of mostly errors says "failed infrastructure" and exits 0
+     unless a gate fails: gate it with --fail-under
 When several apply, 3 wins over 1 (a broken setup is said before a gate it also fails).
 `
 

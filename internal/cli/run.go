@@ -200,20 +200,27 @@ func (x executed) health() api.Health {
 	return x.codes.health(x.end.Report.Summary)
 }
 
-// unreached says, for a completed run whose every example was an execution error, that
-// the AI-system was never reached and the first error why: the score of 0 measures the
-// setup (a model server not running, a command that crashes), not the system. "" for a
-// run with any answer.
+// unreached says, for a completed run whose every example was an execution error, what
+// happened, by its first error: the AI-system was never reached (a model server not
+// running: "cannot reach ..."), none answered in time, or it answered no example with an
+// output (an adapter that answers only errors or crashes); the score of 0 measures the
+// setup, not the system. "" for a run with any answer.
 func (x executed) unreached() string {
 	rep := x.end.Report
 	if rep == nil || rep.Summary.Examples == 0 || rep.Summary.ExecutionErrors < rep.Summary.Examples {
 		return ""
 	}
-	why := ""
-	if x.firstErr != nil {
-		why = fmt.Sprintf(" (the first: %s: %s)", x.firstErr.Code, clipText(x.firstErr.Message, 200))
+	what, why := "the AI-system answered no example with an output", ""
+	if e := x.firstErr; e != nil {
+		why = fmt.Sprintf(" (the first: %s: %s)", e.Code, clipText(e.Message, 200))
+		switch {
+		case strings.HasPrefix(e.Message, "cannot reach "):
+			what = "the AI-system was never reached"
+		case e.Code == diag.Timeout:
+			what = "the AI-system answered no example in time"
+		}
 	}
-	return fmt.Sprintf("every example was an execution error: the AI-system was never reached%s; its score measures the setup, and no leaderboard ranks it", why)
+	return fmt.Sprintf("every example was an execution error: %s%s; its score measures the setup, and no leaderboard ranks it", what, why)
 }
 
 // execute runs plan into the result files out and stream and the store of its workspace,

@@ -84,7 +84,11 @@ func runsFlags(e *env, name string) (*flag.FlagSet, *string) {
 			}
 		}
 	}
-	ws := fs.String("workspace", "", "the workspace whose runs to read (default: for runs list --benchmark, that file's; else the nearest one from the working directory up)")
+	help := "the workspace whose runs to read (default: the nearest one from the working directory up)"
+	if name == "list" { // the only one with --benchmark
+		help = "the workspace whose runs to read (default: with --benchmark, that file's; else the nearest one from the working directory up)"
+	}
+	ws := fs.String("workspace", "", help)
 	return fs, ws
 }
 
@@ -531,6 +535,7 @@ func runsCompare(e *env, args []string) int {
 	var no *compare.Refusal
 	switch {
 	case *asJSON && errors.As(err, &no):
+		gate.refused(e.stderr, string(no.Code))
 		return refusedJSON(e, no.Code, no.Message)
 	case *asJSON && errors.Is(err, store.ErrNotFound):
 		return refusedJSON(e, api.NotFound, err.Error())
@@ -538,6 +543,7 @@ func runsCompare(e *env, args []string) int {
 		return refusedJSON(e, api.BadRequest, err.Error())
 	case errors.As(err, &no):
 		fmt.Fprintf(e.stderr, "benchy runs compare: %s: %s\n", no.Code, no.Message)
+		gate.refused(e.stdout, string(no.Code)) // where a verdict goes
 		return ExitFail
 	case err != nil:
 		fmt.Fprintf(e.stderr, "benchy runs compare: %v\n", err)

@@ -15,6 +15,7 @@ type rect struct {
 	Class      string
 	Label      string // its text (a count, a value)
 	Title      string // what a hover says
+	Text       string // its text's class: "light" over a dark fill, else ""
 }
 
 // chart is a bar chart: its size, bars and axis labels.
@@ -73,7 +74,8 @@ func statusBar(s api.Summary) []rect {
 	return out
 }
 
-// confusionView is one enum dimension's matrix: cells shaded by their share of the row.
+// confusionView is one enum dimension's matrix: cells shaded by their share of the row,
+// their counts in white over the darker shades.
 type confusionView struct {
 	Path    string
 	Values  []string
@@ -106,15 +108,18 @@ func confusionOf(c api.Confusion) confusionView {
 			if i >= len(c.Values) || j >= len(c.Values) {
 				continue
 			}
-			class := "cell"
+			class, text := "cell", ""
 			if k > 0 {
-				share := float64(k) / float64(total)
-				class = fmt.Sprintf("cell s%d", min(int(share*5), 4))
+				shade := min(int(float64(k)/float64(total)*5), 4)
+				class = fmt.Sprintf("cell s%d", shade)
 				if i == j {
 					class += " diag"
 				}
+				if shade >= 3 { // dark text on the two darkest blues is hard to read
+					text = "light"
+				}
 			}
-			v.Cells = append(v.Cells, rect{X: left + float64(j)*cell, Y: top + float64(i)*cell, W: cell - 2, H: cell - 2, Class: class,
+			v.Cells = append(v.Cells, rect{X: left + float64(j)*cell, Y: top + float64(i)*cell, W: cell - 2, H: cell - 2, Class: class, Text: text,
 				Label: fmt.Sprint(k), Title: fmt.Sprintf("expected %s, predicted %s: %d", c.Values[i], c.Values[j], k)})
 		}
 	}

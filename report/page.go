@@ -20,7 +20,7 @@ code,.v{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;white
 .ok{color:#1a7f37}.bad{color:#c62828}.example{border:1px solid #ddd;border-radius:4px;padding:.5rem .8rem;margin:.8rem 0}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}.charts figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
 svg text{font-size:11px;fill:#333}.bar{fill:#4a7fd4}.valid{fill:#2e9b4f}.invalid{fill:#e0a800}.error{fill:#d33}
-.cell{fill:#f2f2f2}.s0{fill:#dbe7fb}.s1{fill:#b5cdf5}.s2{fill:#8eb2ef}.s3{fill:#6797e8}.s4{fill:#3f7ce0}.diag{stroke:#1a7f37;stroke-width:2}
+.cell{fill:#f2f2f2}.s0{fill:#dbe7fb}.s1{fill:#b5cdf5}.s2{fill:#8eb2ef}.s3{fill:#6797e8}.s4{fill:#3f7ce0}.diag{stroke:#1a7f37;stroke-width:2}svg text.light{fill:#fff}
 .dim{display:inline-block;height:10px;background:#4a7fd4;vertical-align:middle}
 nav a{margin-right:.8rem}
 </style>
@@ -46,7 +46,7 @@ nav a{margin-right:.8rem}
 <article class="run" id="{{.Anchor}}" data-run="{{.Run.Run.ID}}">
 <h3>{{.Label}} <span class="muted">run <code>{{.Run.Run.ID}}</code> · {{.Run.Run.Status}}</span></h3>
 {{if .Health.Failed}}<p class="banner" data-health>Failed infrastructure, not a score: {{.Health.Sentence}}</p>{{end}}
-<p><span class="score" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span></p>
+{{if .Health.Failed}}<p class="muted"><span class="score muted" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span> <span data-not-meaningful>not meaningful: the setup failed, not the system</span></p>{{else}}<p><span class="score" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span></p>{{end}}
 <table class="identity">
 <tr><th>benchmark hash</th><td><code>{{.Run.Run.BenchmarkHash}}</code></td></tr>
 <tr><th>dataset digest</th><td><code>{{if .Run.Run.DatasetDigest}}{{.Run.Run.DatasetDigest}}{{else}}not recorded{{end}}</code></td></tr>
@@ -70,7 +70,7 @@ nav a{margin-right:.8rem}
 {{range .Dimensions}}<tr><td>{{.Path}}</td><td>{{.Weight}}</td><td>{{.Accuracy}}</td><td><svg width="100" height="10" role="img" aria-label="{{.Accuracy}}"><rect class="bar" x="0" y="0" width="{{.Width}}" height="10"></rect></svg></td><td>{{.Correct}}/{{.Valid}}</td></tr>
 {{end}}</table></figure>{{end}}
 {{range .Confusion}}<figure><figcaption>Confusion: {{.Path}} <span class="muted">(rows expected, columns predicted)</span></figcaption>
-{{if .TooMany}}<p class="muted">{{.TooMany}} values: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}
+{{if .TooMany}}<p class="muted">{{.TooMany}} values: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text{{if .Text}} class="{{.Text}}"{{end}} x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}
 </figure>{{end}}
 </div>
 <h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}}){{if .MoreFailing}}: the first {{len .Examples}}{{end}}</h4>
@@ -84,7 +84,7 @@ nav a{margin-right:.8rem}
 {{range .Fields}}<tr><td class="{{if eq .Mark "✓"}}ok{{else if eq .Mark "✗"}}bad{{end}}">{{.Mark}}</td><td>{{key .Path}}</td><td class="v">{{.Expected}}</td><td class="v">{{.Predicted}}</td><td>{{if .Scored}}{{.Weight}}{{end}}</td></tr>{{end}}</table>
 {{if .Clipped}}<p class="muted">Some values were cut by the store; the export has them whole.</p>{{end}}
 </div>{{end}}
-{{if .MoreFailing}}<p class="muted">{{.MoreFailing}} more failing examples are not listed (benchy report --examples N lists more).</p>{{end}}
+{{if .MoreFailing}}<p class="muted">{{.MoreText}} (benchy report --examples N lists more).</p>{{end}}
 </article>
 {{end}}
 </section>

@@ -91,6 +91,7 @@ type runView struct {
 	Confusion   []confusionView
 	Examples    []exampleView
 	MoreFailing int
+	MoreText    string // "N more failing examples are not listed"
 }
 
 type statusView struct {
@@ -162,7 +163,9 @@ func runOf(r Run, anchor string, n int) runView {
 		v.Dimensions = append(v.Dimensions, dv)
 	}
 	for _, c := range r.Charts.Confusion {
-		v.Confusion = append(v.Confusion, confusionOf(c))
+		if !r.Health.Failed && counted(c) { // a run that never answered has only zeros to draw
+			v.Confusion = append(v.Confusion, confusionOf(c))
+		}
 	}
 	for i, res := range r.Failing {
 		if i >= n {
@@ -171,7 +174,23 @@ func runOf(r Run, anchor string, n int) runView {
 		v.Examples = append(v.Examples, exampleOf(r.Program, res))
 	}
 	v.MoreFailing = max(r.FailingTotal-len(v.Examples), 0)
+	v.MoreText = fmt.Sprintf("%d more failing examples are not listed", v.MoreFailing)
+	if v.MoreFailing == 1 {
+		v.MoreText = "1 more failing example is not listed"
+	}
 	return v
+}
+
+// counted tells whether a confusion matrix counts any example.
+func counted(c api.Confusion) bool {
+	for _, row := range c.Cells {
+		for _, k := range row {
+			if k > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func exampleOf(p ir.Program, res api.Result) exampleView {

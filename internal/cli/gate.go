@@ -107,7 +107,7 @@ func (c *errorCodes) add(res engine.ExampleResult) {
 // health is the run's health over examples: failed infrastructure when more than half of
 // them are execution errors.
 func (c *errorCodes) health(s engine.Summary) api.Health {
-	h := api.Health{Examples: s.Examples, Failed: s.Examples > 0 && 2*s.ExecutionErrors > s.Examples}
+	h := api.Health{Examples: s.Examples, Failed: failedInfra(s)}
 	var top *api.CodeCount
 	for _, code := range c.order {
 		if cc := c.counts[code]; top == nil || cc.Count > top.Count {
@@ -118,4 +118,10 @@ func (c *errorCodes) health(s engine.Summary) api.Health {
 		h.Code, h.Message, h.Count = top.Code, top.Message, top.Count
 	}
 	return h
+}
+
+// failedInfra tells whether a run of summary s failed its infrastructure: more than half
+// of its examples are execution errors (its score is then not a result).
+func failedInfra(s engine.Summary) bool {
+	return s.Examples > 0 && 2*s.ExecutionErrors > s.Examples
 }

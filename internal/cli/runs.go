@@ -208,7 +208,7 @@ func runsList(e *env, args []string) int {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tBENCHMARK\tSCORE\tEXAMPLES\tSTARTED\tSYSTEM")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Benchmark, score(r), examples(r), started(r), systemLabel(r))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, status(r), r.Benchmark, score(r), examples(r), started(r), systemLabel(r))
 	}
 	tw.Flush()
 	return ExitOK
@@ -270,6 +270,15 @@ func benchmarkKey(ws, path string) string {
 		}
 	}
 	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(path)), "./")
+}
+
+// status is a run's status as runs list shows it: a completed run whose health failed
+// says so, its score measuring the setup, not the system.
+func status(r store.Run) string {
+	if r.Status == store.Completed && r.Summary != nil && failedInfra(*r.Summary) {
+		return string(r.Status) + " (failed infrastructure)"
+	}
+	return string(r.Status)
 }
 
 // score is a completed run's benchmark score, from its report.

@@ -362,6 +362,13 @@ func TestBrowserResults15Example(t *testing.T) {
 	waitExample(b, imperfect[2])
 	b.run(chromedp.KeyEvent("k"))
 	waitExample(b, imperfect[1])
+	// Two keys at once: the second comes while the first's example is on its way, and
+	// moves on from it once it has come (it was lost, or moved with the neighbours of the
+	// example before).
+	b.run(chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
+	waitExample(b, imperfect[3])
+	b.run(chromedp.KeyEvent("k"), chromedp.KeyEvent(kb.ArrowUp))
+	waitExample(b, imperfect[1])
 	if q := eval[string](b, `new URL(location.href).searchParams.get("imperfect") || ""`); q != "1" {
 		t.Errorf("moving through the examples dropped the filter from the URL: imperfect=%q", q)
 	}

@@ -48,6 +48,9 @@ type WriterOption func(*Writer)
 func Labels(enums []Enum) WriterOption {
 	return func(w *Writer) {
 		for _, e := range enums {
+			if len(e.Path) == 0 {
+				continue // the output is an object: an enum has a member's path
+			}
 			key, _ := json.Marshal(e.Path)
 			w.enums = append(w.enums, labelledEnum{Enum: e, key: string(key)})
 		}
@@ -83,15 +86,15 @@ func labelsOf(enums []labelledEnum, res *engine.ExampleResult) []label {
 	if len(enums) == 0 || res.Status != engine.StatusValid || len(res.Row) == 0 {
 		return nil
 	}
-	var row struct {
-		Expected json.RawMessage `json:"expected"`
+	var row struct { // the expected output's members: one pass over the row
+		Expected map[string]json.RawMessage `json:"expected"`
 	}
 	if json.Unmarshal(res.Row, &row) != nil {
 		return nil
 	}
 	var out []label
 	for k, e := range enums {
-		exp, ok1 := rawAt(row.Expected, e.Path)
+		exp, ok1 := rawAt(row.Expected[e.Path[0]], e.Path[1:])
 		pred, ok2 := valueAt(res.Prediction, e.Path)
 		if ok1 && ok2 && slices.Contains(e.Values, exp) && slices.Contains(e.Values, pred) {
 			out = append(out, label{k, exp, pred})
@@ -100,7 +103,7 @@ func labelsOf(enums []labelledEnum, res *engine.ExampleResult) []label {
 	return out
 }
 
-// rawAt is the string at path in the JSON object raw.
+// rawAt is the string at path in the JSON value raw.
 func rawAt(raw json.RawMessage, path []string) (string, bool) {
 	for _, k := range path {
 		var m map[string]json.RawMessage
@@ -109,8 +112,11 @@ func rawAt(raw json.RawMessage, path []string) (string, bool) {
 		}
 		raw = m[k]
 	}
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
 	var s string
-	return s, json.Unmarshal(raw, &s) == nil && len(raw) > 0 && raw[0] == '"'
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // valueAt is the string at path in a prediction as the engine decoded it.

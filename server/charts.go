@@ -50,7 +50,7 @@ func (s *Server) charts(w http.ResponseWriter, r *http.Request) error {
 		return storeError(fmt.Errorf("run %s's stored IR: %w", run.ID, err))
 	}
 	var enums []store.Enum
-	for _, l := range enumDimensions(b) {
+	for _, l := range store.EnumDimensions(b) {
 		enums = append(enums, store.Enum{Path: l.Path, Values: l.Field.Values})
 	}
 	c, err := s.st.Charts(run.ID, enums)

@@ -102,7 +102,7 @@ func (s *Server) exampleOf(ctx context.Context, id string, index int, q url.Valu
 	if err != nil {
 		return example{}, err
 	}
-	d, found, err := s.st.Detail(run.ID, index, storeFilter(f, b))
+	d, found, err := s.st.Detail(run.ID, index, f)
 	if err != nil {
 		return example{}, storeError(err)
 	}

@@ -374,9 +374,9 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if q.Has("format") {
-		return s.exportRun(w, run, b, storeFilter(f, b), q)
+		return s.exportRun(w, run, b, f, q)
 	}
-	pq := store.PageQuery{Filter: storeFilter(f, b)}
+	pq := store.PageQuery{Filter: f}
 	if pq.After, err = intParam(q, api.QAfter, store.First, store.First); err != nil {
 		return err
 	}

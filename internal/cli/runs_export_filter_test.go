@@ -72,6 +72,8 @@ func TestRunsExportFiltered(t *testing.T) {
 		{[]string{"--wrong", "nope"}, `--wrong "nope" is not a dimension of this run's benchmark; its dimensions are invoice_number, date, supplier, subtotal, total`},
 		{[]string{"--sort", "size"}, `--sort is index or score, not "size"`},
 		{[]string{"--code", ""}, `--code is empty`},
+		{[]string{"--field", "total", "--expected", "1", "--predicted", "2"}, `--field "total": this run's benchmark has no enum dimension, so no confusion matrix`},
+		{[]string{"--field", "total"}, `a confusion cell is --field, --expected and --predicted together`},
 	} {
 		code, _, stderr := runBenchy(t, append(append([]string{"runs", "export", "--workspace", dir}, c.args...), id)...)
 		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {

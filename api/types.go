@@ -23,6 +23,9 @@ type Benchmark struct {
 	BenchmarkHash string   `json:"benchmark_hash,omitempty"`
 	LastScore     *float64 `json:"last_score,omitempty"` // of its newest completed full run
 	LastRun       string   `json:"last_run,omitempty"`   // that run's id
+	// LastFailed says that run failed as infrastructure (most examples execution errors,
+	// as Health.Failed): its score measures the setup, not the system.
+	LastFailed bool `json:"last_failed,omitempty"`
 	// LastPartial is the newest completed partial run (of the first N examples, --limit)
 	// newer than the one LastScore is of: a score of part of the dataset, shown as such.
 	LastPartial *PartialScore `json:"last_partial,omitempty"`

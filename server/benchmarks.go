@@ -17,6 +17,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
@@ -45,9 +46,17 @@ func (s *Server) lastScore(info *api.Benchmark) {
 			}
 		default:
 			info.LastScore, info.LastRun = doneOf(run, s.dir).BenchmarkScore, run.ID
+			info.LastFailed = failedInfra(run.Summary)
 			return
 		}
 	}
+}
+
+// failedInfra says a run of summary sum failed as infrastructure, as health's
+// Health.Failed does: more than half its examples execution errors. From the summary the
+// listing already read, so it costs no query.
+func failedInfra(sum *engine.Summary) bool {
+	return sum != nil && 2*sum.ExecutionErrors > sum.Examples
 }
 
 // skipDir names directories that hold no benchmarks.

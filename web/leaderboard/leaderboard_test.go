@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
@@ -153,5 +154,20 @@ func TestDatasetOption(t *testing.T) {
 		if got := datasetOption(c.d); got != c.want {
 			t.Errorf("datasetOption(%+v) = %q, want %q", c.d, got, c.want)
 		}
+	}
+}
+
+// TestReportRuns: the board's report has each ranked system's run in rank order, at most
+// as many as the server puts in one report (more is a 400).
+func TestReportRuns(t *testing.T) {
+	b := &api.Leaderboard{Entries: []api.LeaderboardEntry{{Run: "01X"}, {Run: "01Y"}}}
+	if got := strings.Join(reportRuns(b), " "); got != "01X 01Y" {
+		t.Errorf("reportRuns %q", got)
+	}
+	for range 60 {
+		b.Entries = append(b.Entries, api.LeaderboardEntry{Run: "01Z"})
+	}
+	if n := len(reportRuns(b)); n != maxReportRuns {
+		t.Errorf("%d runs of 62, want %d", n, maxReportRuns)
 	}
 }

@@ -76,6 +76,9 @@ func (p *Page) renderHead() app.UI {
 		app.A().ID("board-grid-link").Class("button").Href(ui.GridURL(p.bench, p.dataset, "", "")).
 			Title("Each example with every system's prediction side by side").Text("Examples side by side"),
 		app.A().ID("board-runs-link").Class("button").Href(ui.RunsURL(p.bench, "")).Text("Runs"),
+		app.If(p.board.OK && len(b.Entries) > 0, func() app.UI {
+			return ui.ReportButton("board-report", "The self-contained HTML report of the ranked runs with this leaderboard, the file benchy report writes: opens offline", reportRuns(b))
+		}),
 		app.Button().ID("board-refresh").Text("Refresh").OnClick(p.onRefresh),
 	)
 	head := []app.UI{
@@ -103,6 +106,19 @@ func (p *Page) renderHead() app.UI {
 			app.Text("Not ranked:"), app.Ul().Body(items...)))
 	}
 	return app.Section().ID("board-head").Class("panel").Style("margin-bottom", "12px").Body(head...)
+}
+
+// maxReportRuns is how many runs the server puts in one report (server/report.go).
+const maxReportRuns = 50
+
+// reportRuns are the runs of the board's report: each ranked system's, in rank order, the
+// first maxReportRuns of them.
+func reportRuns(b *api.Leaderboard) []string {
+	ids := make([]string, 0, min(len(b.Entries), maxReportRuns))
+	for _, e := range b.Entries[:min(len(b.Entries), maxReportRuns)] {
+		ids = append(ids, e.Run)
+	}
+	return ids
 }
 
 // datasetOption is a dataset's line in the select: its digest's start and its number of

@@ -171,6 +171,9 @@ func (p *Page) renderExports() app.UI {
 	return app.Span().Class("row").Body(
 		app.Span().Class("muted").Text("Export"),
 		link("jsonl", "JSONL"), link("csv", "CSV"), jsonLink,
+		app.If(completed, func() app.UI {
+			return ui.ReportButton("report-download", "The self-contained HTML report of this run, the file benchy report writes: opens offline", []string{p.id})
+		}),
 		app.If(completed, func() app.UI { return compare }),
 	)
 }

@@ -45,7 +45,7 @@ func (p *Page) renderHead() app.UI {
 	r := &p.run.Value
 	rep := r.DecodeReport()
 	meta := app.P().ID("run-meta").Class("row").Body(
-		app.Span().ID("run-status").Class("badge "+r.Status).Text(r.Status),
+		runStatus(r),
 		app.Span().Body(app.Text("benchmark "), app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text(r.Benchmark)),
 		app.If(r.System != nil && r.System.Label != "", func() app.UI {
 			return app.Span().Class("nowrap").Body(app.Text("AI-system "), app.Span().ID("run-system").Body(ui.SystemName(r.System.Label, r.System.Hash)))
@@ -165,4 +165,11 @@ func scoreText(rep *api.Report) string {
 		return ui.NoValue
 	}
 	return ui.ScorePtr(rep.BenchmarkScore)
+}
+
+// runStatus is the run's status pill: red and "completed · failed infrastructure" beside
+// the banner of a run that failed as infrastructure, not a green "completed".
+func runStatus(r *api.Run) app.UI {
+	class, text := ui.RunStatus(r)
+	return app.Span().ID("run-status").Class("badge " + class).Text(text)
 }

@@ -177,7 +177,8 @@ func TestOtherBindings(t *testing.T) {
 }
 
 // TestPartialLabels: the picker's label names a partial run's score as such, never as
-// the last score, and a partial run's "of M" is the size its dataset's full runs counted.
+// the last score, and a partial run's "of M" is the size its dataset's full runs counted; a
+// last run that failed as infrastructure is said, not scored 0.0000.
 func TestPartialLabels(t *testing.T) {
 	score, part := 0.75, 0.9
 	for _, c := range []struct {
@@ -188,6 +189,8 @@ func TestPartialLabels(t *testing.T) {
 			"b.yaml — classify — last score 0.7500"},
 		{api.Benchmark{Path: "b.yaml", Valid: true, Task: "classify", LastPartial: &api.PartialScore{ID: "01B", Score: &part, Examples: 5}},
 			"b.yaml — classify — partial score 0.9000 (first 5)"},
+		{api.Benchmark{Path: "b.yaml", Valid: true, Task: "classify", LastScore: new(0.0), LastFailed: true},
+			"b.yaml — classify — last run failed infrastructure"},
 	} {
 		if got := benchLabel(c.b); got != c.want {
 			t.Errorf("benchLabel %q, want %q", got, c.want)

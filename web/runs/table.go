@@ -74,6 +74,7 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 		class += " live"
 	}
 	completed := r.Status == api.Completed
+	status, statusText := ui.RunStatus(&r)
 	check := app.Input().Type("checkbox").Class("pick").DataSet("id", r.ID).
 		Checked(slices.Contains(p.picks, r.ID)).Disabled(!completed).
 		Title(map[bool]string{true: "compare this run", false: "only completed runs can be compared"}[completed]).
@@ -82,7 +83,7 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 		Title("Click to follow this run").OnClick(p.onRow, app.EventScope(r.ID)).Body(
 		app.Td().Body(check),
 		app.Td().Class("mono").Title(r.ID).Text(ui.ShortID(r.ID)),
-		app.Td().Body(app.Span().Class("badge "+r.Status).Text(r.Status)),
+		app.Td().Class("run-status").Body(app.Span().Class("badge "+status).Text(statusText)),
 		app.Td().Class("run-score").Body(app.Text(score), partialTag(r, sizes, score != ui.NoValue), healthNote(r.Health)),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),

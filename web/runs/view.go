@@ -93,6 +93,8 @@ func benchLabel(b api.Benchmark) string {
 		s += " — " + b.Task
 	}
 	switch {
+	case b.LastScore != nil && b.LastFailed:
+		s += " — last run " + ui.FailedInfra
 	case b.LastScore != nil:
 		s += " — last score " + ui.Score(*b.LastScore)
 	case b.LastPartial != nil && b.LastPartial.Score != nil:
@@ -114,7 +116,10 @@ func (p *Page) renderSetup() app.UI {
 			app.If(b.Task != "", func() app.UI {
 				return app.Span().Class("muted").Text(b.Task + " · " + b.Domain + " · " + langLabel(b.Language))
 			}),
-			app.If(b.LastScore != nil, func() app.UI {
+			app.If(b.LastScore != nil && b.LastFailed, func() app.UI {
+				return app.Span().ID("last-score").Class("badge failed").Title("most examples of the last run were execution errors: its score measures the setup, not the system").
+					Body(app.Text("last run "), app.A().Href(ui.ResultsURL(b.LastRun, "")).Text(ui.FailedInfra))
+			}).ElseIf(b.LastScore != nil, func() app.UI {
 				return app.Span().ID("last-score").Body(app.Text("last score "), app.A().Href(ui.ResultsURL(b.LastRun, "")).Text(ui.ScorePtr(b.LastScore)))
 			}),
 			app.If(b.LastPartial != nil, func() app.UI {

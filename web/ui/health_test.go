@@ -1,0 +1,25 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/benchy-eval/benchy/api"
+)
+
+// TestRunStatus: a completed run that failed as infrastructure is a red badge that says
+// so; a completed run with a few execution errors, or one without health yet, stays as it is.
+func TestRunStatus(t *testing.T) {
+	for _, c := range []struct {
+		run         api.Run
+		class, text string
+	}{
+		{api.Run{Status: api.Completed, Health: &api.Health{Failed: true}}, "failed", "completed · failed infrastructure"},
+		{api.Run{Status: api.Completed, Health: &api.Health{Failed: false, Code: "provider_error"}}, "completed", "completed"},
+		{api.Run{Status: api.Completed}, "completed", "completed"},
+		{api.Run{Status: api.Running}, "running", "running"},
+	} {
+		if class, text := RunStatus(&c.run); class != c.class || text != c.text {
+			t.Errorf("%s %+v: %q %q, want %q %q", c.run.Status, c.run.Health, class, text, c.class, c.text)
+		}
+	}
+}

@@ -22,7 +22,7 @@ func (s *Server) exampleDetail(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := api.ExampleDetail{Result: wireResult(ex.d.Shown), Prev: ex.d.Prev, Next: ex.d.Next, Request: ex.d.Request}
+	out := api.ExampleDetail{Result: ex.d.Shown.Wire(), Prev: ex.d.Prev, Next: ex.d.Next, Request: ex.d.Request}
 	if ex.d.Input == nil { // read from the dataset: clipped here
 		var clipped [2]bool
 		out.Input, clipped[0] = clipDetail(ex.input)

@@ -178,7 +178,7 @@ func (s *Server) grid(w http.ResponseWriter, r *http.Request) error {
 				continue
 			}
 			cell := api.GridCell{Status: string(c.Status), Score: c.Score, Fields: []api.FieldScore{}, Prediction: c.Prediction,
-				Error: wireResultError(c.Error), Clipped: c.Clipped}
+				Error: store.WireError(c.Error), Clipped: c.Clipped}
 			if err := json.Unmarshal(c.FieldScores, &cell.Fields); err != nil || cell.Fields == nil {
 				cell.Fields = []api.FieldScore{}
 			}

@@ -392,7 +392,7 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 	all := make([]int, len(page.Results)) // each result's bytes, its row's included
 	var indices, sizes, at []int          // the results whose row the store has not: read from the dataset
 	for i, sh := range page.Results {
-		out.Results[i], all[i] = wireResult(sh), sh.Bytes()
+		out.Results[i], all[i] = sh.Wire(), sh.Bytes()
 		if sh.Input == nil {
 			indices, sizes, at = append(indices, sh.Index), append(sizes, sh.Bytes()), append(at, i)
 		}
@@ -417,30 +417,6 @@ func (s *Server) runResults(w http.ResponseWriter, r *http.Request) error {
 // bound, with one at least. A page of 1,000 results of 4 MB predictions was a 224 MB body
 // and 1.1 GB of memory; the export (?format=) has every value whole, streamed.
 var maxPageBytes = 8 << 20 // a variable for its test
-
-// wireResult is a result as pages show it (store.Shown) as the API sends it.
-func wireResult(sh store.Shown) api.Result {
-	r := api.Result{Index: sh.Index, Status: string(sh.Status), Prediction: sh.Prediction, Score: sh.Score,
-		Contribution: sh.Contribution, Error: wireResultError(sh.Error), Input: sh.Input, Expected: sh.Expected, Clipped: sh.Clipped}
-	if json.Unmarshal(sh.FieldScores, &r.FieldScores) != nil {
-		r.FieldScores = []api.FieldScore{}
-	}
-	if sh.Usage != nil {
-		var u api.ExampleUsage
-		if json.Unmarshal(sh.Usage, &u) == nil {
-			r.Usage = &u
-		}
-	}
-	return r
-}
-
-// wireResultError is a result's error as the API sends it.
-func wireResultError(e *engine.ResultError) *api.ResultError {
-	if e == nil {
-		return nil
-	}
-	return &api.ResultError{Code: string(e.Code), Path: e.Path, Message: e.Message}
-}
 
 // exportTypes are the content types of the export formats.
 var exportTypes = map[store.Format]string{

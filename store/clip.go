@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -128,6 +129,31 @@ type Shown struct {
 	Input    json.RawMessage
 	Expected json.RawMessage
 	Clipped  bool // whether any of its values is clipped
+}
+
+// Wire is s as the API sends it (api.Result): the one conversion, for the server's pages
+// and the HTML report alike.
+func (s Shown) Wire() api.Result {
+	r := api.Result{Index: s.Index, Status: string(s.Status), Prediction: s.Prediction, Score: s.Score,
+		Contribution: s.Contribution, Error: WireError(s.Error), Input: s.Input, Expected: s.Expected, Clipped: s.Clipped}
+	if json.Unmarshal(s.FieldScores, &r.FieldScores) != nil {
+		r.FieldScores = []api.FieldScore{}
+	}
+	if s.Usage != nil {
+		var u api.ExampleUsage
+		if json.Unmarshal(s.Usage, &u) == nil {
+			r.Usage = &u
+		}
+	}
+	return r
+}
+
+// WireError is a result's error as the API sends it.
+func WireError(e *engine.ResultError) *api.ResultError {
+	if e == nil {
+		return nil
+	}
+	return &api.ResultError{Code: string(e.Code), Path: e.Path, Message: e.Message}
 }
 
 // Bytes is about how many bytes of JSON s takes in a page.

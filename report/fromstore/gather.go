@@ -86,7 +86,7 @@ func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
 		}
 	}
 	for _, sh := range page.Results {
-		out.Failing = append(out.Failing, result(sh))
+		out.Failing = append(out.Failing, sh.Wire())
 	}
 	out.FailingTotal = len(out.Failing)
 	if page.Total != nil {
@@ -127,23 +127,4 @@ func enums(output ir.Field) []store.Enum {
 		}
 	}
 	return out
-}
-
-// result is a stored result as the API sends it (server's wireResult).
-func result(sh store.Shown) api.Result {
-	r := api.Result{Index: sh.Index, Status: string(sh.Status), Prediction: sh.Prediction, Score: sh.Score,
-		Contribution: sh.Contribution, Input: sh.Input, Expected: sh.Expected, Clipped: sh.Clipped}
-	if sh.Error != nil {
-		r.Error = &api.ResultError{Code: string(sh.Error.Code), Path: sh.Error.Path, Message: sh.Error.Message}
-	}
-	if json.Unmarshal(sh.FieldScores, &r.FieldScores) != nil {
-		r.FieldScores = []api.FieldScore{}
-	}
-	if sh.Usage != nil {
-		var u api.ExampleUsage
-		if json.Unmarshal(sh.Usage, &u) == nil {
-			r.Usage = &u
-		}
-	}
-	return r
 }

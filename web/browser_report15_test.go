@@ -180,8 +180,9 @@ func TestBrowserReport15Token(t *testing.T) {
 }
 
 // TestBrowserReport15Failed: a run that failed as infrastructure is red and says so in
-// the results page's status pill, in the runs list's status and in the benchmark picker,
-// which says "failed infrastructure" instead of its last score 0.0000.
+// the results page's status pill, in the runs list's status, in the benchmark picker,
+// which says "failed infrastructure" instead of its last score 0.0000, and where the runs
+// page follows it, alone or as a card of a launch.
 func TestBrowserReport15Failed(t *testing.T) {
 	requireBrowser(t)
 	srv := startServer(t, mediaWorkspace(t))
@@ -222,4 +223,23 @@ func TestBrowserReport15Failed(t *testing.T) {
 		t.Errorf("the picker reads %q, want the failed run said, not its score", option)
 	}
 	b.screenshot("report15-failed-runs")
+
+	// The run followed on the runs page, alone and as a card of a launch's runs side by side.
+	b.open(srv.URL("/runs?benchmark=down.yaml&run=" + id))
+	followed := poll[string](b, "the followed run's status", `(() => { const e = document.querySelector("#live #run-status"); return e && e.textContent.includes("completed") && e.textContent; })()`, 10*time.Second, "")
+	if followed != "completed · failed infrastructure" {
+		t.Errorf("the followed run's status says %q", followed)
+	}
+	again := mediaRun(t, srv, "down.yaml")
+	b.open(srv.URL("/runs?benchmark=down.yaml&run=" + id + "&run=" + again))
+	card := `.live-card[data-id="` + again + `"] .live-status`
+	got := poll[string](b, "the card's status", `(() => { const e = document.querySelector(`+js(card)+`); return e && e.textContent.includes("completed") && e.textContent; })()`, 10*time.Second,
+		`document.getElementById("live") ? document.getElementById("live").innerText.slice(0, 400) : "no #live"`)
+	if got != "completed · failed infrastructure" {
+		t.Errorf("the launch's card says %q", got)
+	}
+	if bg := eval[string](b, `getComputedStyle(document.querySelector(`+js(card)+`)).backgroundColor`); bg != red {
+		t.Errorf("the card's status is %s, want red %s", bg, red)
+	}
+	b.screenshot("report15-failed-cards")
 }

@@ -28,6 +28,7 @@ func Cards(id string, runs []*Run, onCancel func(id string) app.EventHandler) ap
 func Card(r *Run, onCancel app.EventHandler) app.UI {
 	rec := r.Record
 	status, _ := r.Phase()
+	class, status := ui.RunStatus(&rec, status)
 	label := r.Label()
 	if label == "" {
 		label = ui.ShortID(r.ID)
@@ -48,7 +49,7 @@ func Card(r *Run, onCancel app.EventHandler) app.UI {
 	return app.Div().Class("card live-card").DataSet("id", r.ID).DataSet("status", rec.Status).DataSet("system", label).Body(
 		app.Div().Class("live-head").Body(
 			app.Strong().Class("live-system mono").Title(label).Text(label),
-			app.Span().Class("badge live-status "+rec.Status).Text(status),
+			app.Span().Class("badge live-status "+class).Text(status),
 		),
 		app.Div().Class("progress").Aria("valuenow", strconv.Itoa(int(pct))).Title(ui.Pct(pct/100)).Body(
 			app.Div().Style("width", strconv.FormatFloat(pct, 'f', 2, 64)+"%"),

@@ -170,6 +170,6 @@ func scoreText(rep *api.Report) string {
 // runStatus is the run's status pill: red and "completed · failed infrastructure" beside
 // the banner of a run that failed as infrastructure, not a green "completed".
 func runStatus(r *api.Run) app.UI {
-	class, text := ui.RunStatus(r)
+	class, text := ui.RunStatus(r, r.Status)
 	return app.Span().ID("run-status").Class("badge " + class).Text(text)
 }

@@ -23,12 +23,13 @@ func (p *Page) renderLive() app.UI {
 	l := p.followed[0]
 	r := l.Record
 	status, note := l.Phase()
+	class, status := ui.RunStatus(&r, status)
 	head := app.Div().Class("toolbar").Body(
 		app.H2().Style("margin", "0").Body(app.Text("Run "), app.Span().Class("mono").Title(l.ID).Text(l.ID)),
 		app.If(l.Label() != "", func() app.UI {
 			return app.Span().ID("run-system").Class("badge").Title("the AI-system").Text(l.Label())
 		}),
-		app.Span().ID("run-status").Class("badge "+r.Status).Text(status),
+		app.Span().ID("run-status").Class("badge "+class).Text(status),
 		app.Span().Class("sep"),
 		app.If(api.Active(r.Status), func() app.UI {
 			return app.Button().ID("cancel").Class("danger").Text("Cancel").OnClick(p.onAction("cancel"))

@@ -74,7 +74,7 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 		class += " live"
 	}
 	completed := r.Status == api.Completed
-	status, statusText := ui.RunStatus(&r)
+	status, statusText := ui.RunStatus(&r, r.Status)
 	check := app.Input().Type("checkbox").Class("pick").DataSet("id", r.ID).
 		Checked(slices.Contains(p.picks, r.ID)).Disabled(!completed).
 		Title(map[bool]string{true: "compare this run", false: "only completed runs can be compared"}[completed]).

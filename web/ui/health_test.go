@@ -18,7 +18,7 @@ func TestRunStatus(t *testing.T) {
 		{api.Run{Status: api.Completed}, "completed", "completed"},
 		{api.Run{Status: api.Running}, "running", "running"},
 	} {
-		if class, text := RunStatus(&c.run); class != c.class || text != c.text {
+		if class, text := RunStatus(&c.run, c.run.Status); class != c.class || text != c.text {
 			t.Errorf("%s %+v: %q %q, want %q %q", c.run.Status, c.run.Health, class, text, c.class, c.text)
 		}
 	}

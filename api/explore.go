@@ -160,6 +160,13 @@ type Health struct {
 	Examples int    `json:"examples"`
 }
 
+// FailedInfra is the one rule of run health: a run of examples results, executionErrors
+// of them execution errors, failed as infrastructure when more than half are (its score
+// then measures the setup, not the AI-system).
+func FailedInfra(examples, executionErrors int) bool {
+	return examples > 0 && 2*executionErrors > examples
+}
+
 // Sentence is the health as one line: "40 of 40 examples: provider_error: cannot reach ...".
 func (h Health) Sentence() string {
 	if h.Code == "" {

@@ -56,7 +56,7 @@ func (s *Server) lastScore(info *api.Benchmark) {
 // Health.Failed does: more than half its examples execution errors. From the summary the
 // listing already read, so it costs no query.
 func failedInfra(sum *engine.Summary) bool {
-	return sum != nil && 2*sum.ExecutionErrors > sum.Examples
+	return sum != nil && api.FailedInfra(sum.Examples, sum.ExecutionErrors)
 }
 
 // skipDir names directories that hold no benchmarks.

@@ -165,7 +165,11 @@ func buildExploreRun(b *testing.B, dir string, n int) string {
 		b.Fatal(err)
 	}
 	st.MarkRunning(run.ID, n)
-	rw := st.ResultWriter(run.ID)
+	bm, err := ir.Unmarshal(canonical)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rw := st.ResultWriter(run.ID, store.Labels(store.EnumsOf(bm))) // as workspace.Execute writes a run
 	rep := &engine.Report{Version: engine.ResultVersion, BenchmarkHash: hash, Summary: engine.Summary{Examples: n},
 		Dimensions: []engine.DimensionAccuracy{{Path: []string{"label"}, Weight: 1}}}
 	sum := 0.0

@@ -14,7 +14,7 @@ func (s *Server) health(v *api.Run, all bool) {
 	if v.Summary == nil || v.Summary.Examples == 0 {
 		return
 	}
-	h := &api.Health{Examples: v.Summary.Examples, Failed: 2*v.Summary.ExecutionErrors > v.Summary.Examples}
+	h := &api.Health{Examples: v.Summary.Examples, Failed: api.FailedInfra(v.Summary.Examples, v.Summary.ExecutionErrors)}
 	if v.Summary.ExecutionErrors > 0 && (all || h.Failed) {
 		if top, err := s.topError(v.ID, v.Status == api.Completed); err != nil {
 			s.logf("run %s: its most frequent error: %v", v.ID, err)

@@ -123,5 +123,5 @@ func (c *errorCodes) health(s engine.Summary) api.Health {
 // failedInfra tells whether a run of summary s failed its infrastructure: more than half
 // of its examples are execution errors (its score is then not a result).
 func failedInfra(s engine.Summary) bool {
-	return s.Examples > 0 && 2*s.ExecutionErrors > s.Examples
+	return api.FailedInfra(s.Examples, s.ExecutionErrors)
 }

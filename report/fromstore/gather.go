@@ -76,7 +76,7 @@ func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
 		return out, err
 	}
 	s := out.Charts.Summary
-	out.Health = api.Health{Examples: s.Examples, Failed: s.Examples > 0 && 2*s.ExecutionErrors > s.Examples,
+	out.Health = api.Health{Examples: s.Examples, Failed: api.FailedInfra(s.Examples, s.ExecutionErrors),
 		Code: top.Code, Message: top.Message, Count: top.Count}
 	page := store.Page{}
 	if examples > 0 {

@@ -53,7 +53,7 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	}
 	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, url: url, line: requestLine(url)}, nil
+		return &modelAdapter{c: c, w: w, task: &task, url: url, line: requestLine(w.endpoint())}, nil
 	}, nil
 }
 

@@ -143,9 +143,10 @@ func TestHardeningProviderURLBuiltAndMasked(t *testing.T) {
 			if p := urlLeak(strings.ReplaceAll(f.Message+string(text), "http://127.0.0.1:1:", "")); p != "" {
 				t.Errorf("the failure keeps %q of the URL: %s", p, f.Message)
 			}
-			// The recorded request names the endpoint's path, and nothing else of the URL.
+			// The recorded request names the endpoint under the base URL, and nothing of the
+			// URL itself: not its path either, where a gateway may take a key.
 			line, rest, _ := strings.Cut(request, "\n")
-			if p := urlLeak(rest); p != "" || !strings.HasPrefix(line, "POST /v1/") || strings.ContainsAny(line, "?@:") {
+			if p := urlLeak(rest); p != "" || !strings.HasPrefix(line, "POST {base_url}/") || strings.ContainsAny(line, "?@:") || strings.Contains(line, "/v1/v1") {
 				t.Errorf("the recorded request keeps %q of the URL: %s", p, request)
 			}
 		})
@@ -253,6 +254,23 @@ func TestHardeningEscapedKeyRedacted(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestRecordedRequestNoBasePath: a gateway may take a key in its base URL's path
+// (https://host/KEY/v1); the recorded request names the base URL, never quotes its path.
+func TestRecordedRequestNoBasePath(t *testing.T) {
+	const secret = "PATHSECRET987"
+	for _, kind := range []Kind{KindOpenAI, KindAnthropic} {
+		ad := urlAdapter(t, kind, "http://127.0.0.1:1/"+secret+"/v1")
+		_, err := ad.Invoke(context.Background(), 0, map[string]any{"q": "x"})
+		var f *engine.Failure
+		if !errors.As(err, &f) || f.Request == "" {
+			t.Fatalf("%s: %v, want a failure with its request", kind, err)
+		}
+		if strings.Contains(f.Request, secret) || !strings.HasPrefix(f.Request, "POST {base_url}/") {
+			t.Errorf("%s: the recorded request quotes the base URL's path:\n%s", kind, f.Request)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"strconv"
 	"unicode/utf8"
 
@@ -21,15 +20,13 @@ import (
 // sent, and stops at engine.MaxRequest: a request with 32 MiB of artifacts or a long text
 // costs 64 KiB here, not another copy of itself.
 
-// requestLine is the first line of a recorded request: the method and the endpoint's path.
-// The query is left out, not masked: a server may take a key in a parameter whose name
-// does not say so (Azure Functions' ?code=), which no redaction would find.
+// requestLine is the first line of a recorded request: the method, and the endpoint's path
+// under the provider's base URL, which is named, not quoted ("POST {base_url}/v1/messages"):
+// a gateway may take a key in the base URL's path (https://host/KEY/v1) or in a query
+// parameter whose name does not say so (Azure Functions' ?code=), which no redaction would
+// find. The runtime file says what the base URL is.
 func requestLine(endpoint string) string {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return "POST"
-	}
-	return "POST " + u.EscapedPath()
+	return "POST {base_url}" + endpoint
 }
 
 // record is the recorded copy of b, sent to the endpoint line names, with secrets masked.

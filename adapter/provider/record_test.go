@@ -73,7 +73,7 @@ func withMarkers(raw []byte) []byte {
 
 // TestRecordedRequest: every answer and every failure of a call that reached the wire —
 // an answer, an HTTP error, a 5xx with the retries spent, a timeout, a reply that is not
-// JSON, a refusal — carries the request as sent: "POST <path>" (no query), then the
+// JSON, a refusal — carries the request as sent: "POST {base_url}<endpoint>" (no URL), then the
 // body the server received, indented by two spaces in its own key order, each artifact a
 // marker, and the key (in the base URL's query, the prompt, the input and a parameter)
 // masked everywhere; no header, no artifact's bytes.
@@ -122,9 +122,9 @@ func TestRecordedRequest(t *testing.T) {
 				io.WriteString(w, o.body)
 			}))
 			defer srv.Close()
-			base, path := srv.URL+"/v1", "/v1/chat/completions"
+			base, path := srv.URL+"/v1", "{base_url}/chat/completions"
 			if kind == KindAnthropic {
-				base, path = srv.URL, "/v1/messages"
+				base, path = srv.URL, "{base_url}/v1/messages"
 			}
 			task, input := recordTask(t)
 			cfg := Config{Name: "p", Kind: kind, BaseURL: base + "?key=" + leakedKey + "&api-version=2024-06-01", APIKeyEnv: "K", Timeout: 300 * time.Millisecond}

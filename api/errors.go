@@ -50,7 +50,7 @@ var Codes = map[Code]string{
 	BadFormat:            "an export format other than json, jsonl or csv",
 	BadPath:              "a workspace path that is not relative, has .. or a hidden folder, or is the wrong kind of file",
 	BadRequest:           "a request body or query that is not what the endpoint takes",
-	Busy:                 "more raw uploads at once than the server streams (half its connections); retry after Retry-After",
+	Busy:                 "more raw uploads at once than the server streams (half its connections), or more HTML reports than it builds at once (2); retry after Retry-After",
 	BindingUnusable:      "the runtime file defines the AI-system, but it cannot be used here (a key's variable unset, say)",
 	CrossOrigin:          "a browser request whose Origin is not one of this server's own origins",
 	DifferentBenchmarks:  "two runs of different benchmarks (benchmark hashes: program, scoring, classification) cannot be compared",

@@ -11,12 +11,26 @@ import (
 // maxReportRuns bounds the runs of one report: each costs its charts' reads.
 const maxReportRuns = 50
 
+// maxReports is how many reports are built at once: a report is built in memory (up to
+// maxReportRuns runs' failing examples, 80 MB for 1,000 examples of 100 KB), and 40 built
+// at once took the server from 82 to 457 MB; a GET any page can send (an <img> of this
+// URL on loopback) must not buy gigabytes. More answer 503 busy with Retry-After.
+const maxReports = 2
+
 // report answers GET /api/report?run=ID&run=ID...[&examples=N]: the self-contained HTML
 // report of those runs as a download, the same file `benchy report` writes. Each ID may be
 // a start or an end of a run's id, as benchy report takes it (store.FindRun): one several
 // runs share is a 400 that names them (answerError), one no run has a 404. A CSP that
 // allows nothing but the page's own inline style keeps it inert even if opened from here.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
+	select {
+	case s.reports <- struct{}{}:
+		defer func() { <-s.reports }()
+	default:
+		busy := refuse(http.StatusServiceUnavailable, api.Busy, "%d reports are being built, the most this server builds at once; retry in a few seconds", maxReports)
+		busy.retry = "5"
+		return busy
+	}
 	q := r.URL.Query()
 	ids := q["run"]
 	if len(ids) == 0 || len(ids) > maxReportRuns {

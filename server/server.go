@@ -67,6 +67,7 @@ type Server struct {
 	cmps    compareCache // comparisons of finished runs
 
 	uploads chan struct{} // a slot per raw upload streaming (maxUploads)
+	reports chan struct{} // a slot per HTML report being built (maxReports)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -144,6 +145,7 @@ func New(cfg Config) (*Server, error) {
 		s.dirs = append(s.dirs, real)
 	}
 	s.uploads = make(chan struct{}, s.maxUploads())
+	s.reports = make(chan struct{}, maxReports)
 	s.removeStaleTemps()
 	s.runs = newManager(st, dir, cfg.MaxRuns, cfg.Log)
 	s.routes()

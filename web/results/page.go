@@ -218,6 +218,7 @@ func (p *Page) loadPage(ctx app.Context) {
 	c, stop := context.WithCancel(ctx)
 	p.stopPage = stop
 	q := client.ResultsQuery{Filter: p.filter, After: p.after, Limit: pageSize}
+	before := p.countBefore()
 	ui.Fetch(ctx, &p.page, id, func(context.Context) (api.ResultPage, error) {
 		pg, err := client.Default.Results(c, id, q)
 		for n := 0; err == nil && pg.Scanned && pg.Next >= 0 && len(pg.Results) < pageSize && n < maxScans; n++ {
@@ -229,8 +230,32 @@ func (p *Page) loadPage(ctx app.Context) {
 				pg.Next, pg.Scanned = next.Next, next.Scanned
 			}
 		}
-		return pg, err
+		return counted(pg, before), err
 	}, p.takePending)
+}
+
+// countBefore is how many results the pages before the one asked for hold, -1 when the
+// page does not know (reached by a link to a later page). A page asks until it is full,
+// so each page before holds pageSize.
+func (p *Page) countBefore() int {
+	switch {
+	case p.after < 0:
+		return 0
+	case len(p.stack) > 0 && p.stack[0] < 0:
+		return len(p.stack) * pageSize
+	}
+	return -1
+}
+
+// counted is pg with its Total once the run has been searched to its end (Next -1): the
+// server does not count a scanned filter, but the page has then seen every match, before
+// of them on the pages before. Without it the count said "searching…" for good.
+func counted(pg api.ResultPage, before int) api.ResultPage {
+	if pg.Total == nil && pg.Next < 0 && before >= 0 {
+		n := before + len(pg.Results)
+		pg.Total = &n
+	}
+	return pg
 }
 
 // loadExample fetches the example shown in full, with its neighbours under the filter.

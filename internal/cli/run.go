@@ -204,7 +204,8 @@ func (x executed) health() api.Health {
 // happened, by its first error: the AI-system was never reached (a model server not
 // running: "cannot reach ..."), none answered in time, or it answered no example with an
 // output (an adapter that answers only errors or crashes); the score of 0 measures the
-// setup, not the system. "" for a run with any answer.
+// setup, not the system. "" for a run with any answer. The first error is quoted only
+// when it is not the one the health line just said in full (the most frequent).
 func (x executed) unreached() string {
 	rep := x.end.Report
 	if rep == nil || rep.Summary.Examples == 0 || rep.Summary.ExecutionErrors < rep.Summary.Examples {
@@ -212,7 +213,10 @@ func (x executed) unreached() string {
 	}
 	what, why := "the AI-system answered no example with an output", ""
 	if e := x.firstErr; e != nil {
-		why = fmt.Sprintf(" (the first: %s: %s)", e.Code, clipText(e.Message, 200))
+		if h := x.health(); !h.Failed || h.Code != string(e.Code) || h.Message != e.Message {
+			// the health line said the most frequent error in full; the first only when it differs
+			why = fmt.Sprintf(" (the first: %s: %s)", e.Code, clipText(e.Message, 200))
+		}
 		switch {
 		case strings.HasPrefix(e.Message, "cannot reach "):
 			what = "the AI-system was never reached"
@@ -293,8 +297,7 @@ func prepareFailed(e *env, err error) int {
 func printSummary(w io.Writer, rep *engine.Report, out string) {
 	start, _ := time.Parse(time.RFC3339Nano, rep.StartedAt)
 	end, _ := time.Parse(time.RFC3339Nano, rep.FinishedAt)
-	fmt.Fprintf(w, "score %.4f (95%% CI %.4f–%.4f, %s) over %s in %s\n",
-		rep.BenchmarkScore, rep.Confidence.Low, rep.Confidence.High, rep.Confidence.Method,
+	fmt.Fprintf(w, "score %s over %s in %s\n", scoreText(rep, ", "+rep.Confidence.Method),
 		count(rep.Summary.Examples, "example"), end.Sub(start).Round(time.Millisecond))
 	fmt.Fprintf(w, "valid %d · invalid_output %d · execution_error %d\n",
 		rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors)
@@ -306,6 +309,16 @@ func printSummary(w io.Writer, rep *engine.Report, out string) {
 		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(worst, ", "))
 	}
 	fmt.Fprintf(w, "results: %s\n", out)
+}
+
+// scoreText is a run's score with its interval ("0.8750 (95% CI 0.5291–0.9776" then
+// more, then ")"), or, for a run that failed as infrastructure, the score said to be not
+// meaningful: its interval of 0–0 measures the setup and would read as a result.
+func scoreText(rep *engine.Report, more string) string {
+	if failedInfra(rep.Summary) {
+		return fmt.Sprintf("%.4f (not meaningful: failed infrastructure)", rep.BenchmarkScore)
+	}
+	return fmt.Sprintf("%.4f (95%% CI %.4f–%.4f%s)", rep.BenchmarkScore, rep.Confidence.Low, rep.Confidence.High, more)
 }
 
 // weighted is how many of dims count towards the score.

@@ -323,9 +323,8 @@ func systemEnded(w io.Writer, run *systemRun) {
 		fmt.Fprintf(w, "%s: writing %s: %v%s\n", label, run.out, res.writeErr, id)
 	default:
 		rep := res.end.Report
-		fmt.Fprintf(w, "%s: score %.4f (95%% CI %.4f–%.4f) · valid %d · invalid_output %d · execution_error %d%s · %s\n",
-			label, rep.BenchmarkScore, rep.Confidence.Low, rep.Confidence.High,
-			rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors, id, run.out)
+		fmt.Fprintf(w, "%s: score %s · valid %d · invalid_output %d · execution_error %d%s · %s\n",
+			label, scoreText(rep, ""), rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors, id, run.out)
 	}
 }
 

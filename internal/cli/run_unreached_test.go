@@ -12,8 +12,8 @@ import (
 
 // TestRunUnreached: a model whose server is not running makes every example an execution
 // error; benchy run said "score 0.0000" and exited 0, as for a system that answered badly.
-// It now says the system was never reached, with the first error, and the run's health
-// (the most frequent code with its message in full), and exits 3 (issue 15: 1 is a gate's),
+// It now says the score is not meaningful, the run's health (the most frequent code with
+// its message in full, said once), that the system was never reached, and exits 3 (issue 15: 1 is a gate's),
 // alone or among systems; a run with one answer is a result as before.
 func TestRunUnreached(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0") // a port with nothing behind it once closed
@@ -29,8 +29,9 @@ func TestRunUnreached(t *testing.T) {
 		"benchy.runtime.yaml":  "providers:\n  local:\n    kind: openai\n    base_url: http://" + dead + "/v1\n    max_retries: 0\n",
 	})
 	code, _, stderr := runBenchy(t, "run", "--no-store", "-o", filepath.Join(dir, "results.json"), filepath.Join(dir, "benchmark.yaml"))
-	if code != 3 || !strings.Contains(stderr, "every example was an execution error: the AI-system was never reached (the first: provider_error:") ||
-		!strings.Contains(stderr, "\nfailed infrastructure: 1 of 1 examples: provider_error: cannot reach http://"+dead+": dial tcp "+dead) {
+	if code != 3 || !strings.Contains(stderr, "every example was an execution error: the AI-system was never reached; its score") ||
+		!strings.Contains(stderr, "\nfailed infrastructure: 1 of 1 examples: provider_error: cannot reach http://"+dead+": dial tcp "+dead) ||
+		strings.Count(stderr, "cannot reach") != 1 || !strings.Contains(stderr, "score 0.0000 (not meaningful: failed infrastructure) over 1 example") {
 		t.Errorf("a model whose server is down: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {

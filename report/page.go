@@ -22,7 +22,7 @@ code,.v{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;white
 svg text{font-size:11px;fill:#333}.bar{fill:#4a7fd4}.valid{fill:#2e9b4f}.invalid{fill:#e0a800}.error{fill:#d33}
 .cell{fill:#f2f2f2}.s0{fill:#dbe7fb}.s1{fill:#b5cdf5}.s2{fill:#8eb2ef}.s3{fill:#6797e8}.s4{fill:#3f7ce0}.diag{stroke:#1a7f37;stroke-width:2}svg text.light{fill:#fff}
 .dim{display:inline-block;height:10px;background:#4a7fd4;vertical-align:middle}
-nav a{margin-right:.8rem}
+nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;white-space:nowrap}td.delta code{white-space:nowrap}
 </style>
 </head>
 <body>
@@ -38,9 +38,9 @@ nav a{margin-right:.8rem}
 <h3>Leaderboard on dataset <code>{{short .DatasetDigest}}</code></h3>
 <table class="leaderboard">
 <tr><th>rank</th><th>system</th><th>score</th><th>95% interval</th><th>vs leader</th><th>examples</th><th>valid/invalid/errors</th><th>run</th></tr>
-{{range .Entries}}<tr{{if given $s.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{.System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td><td>{{if eq .Rank 1}}-{{else}}{{sf4 .DeltaVsLeader}}{{if .Significant}}*{{end}}{{end}}</td><td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
+{{range .Entries}}<tr{{if given $s.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{.System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td>{{with versus .}}<td class="delta" data-verdict="{{.Verdict}}">{{if .Delta}}<code>{{.Delta}}</code> <code class="muted">{{.Interval}}</code> {{end}}<span class="{{.Class}}">{{.Verdict}}</span></td>{{end}}<td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
 {{end}}</table>
-<p class="muted">The latest full run of each AI-system on this dataset, from the workspace's store; * significantly worse than the leader (the paired interval excludes 0).{{range .NotRanked}} Not ranked: {{.System}} ({{.Reason}}).{{end}}</p>
+<p class="muted">The latest full run of each AI-system on this dataset, from the workspace's store; vs leader is the score minus the leader's, paired over the examples, with its interval: significant when the interval excludes 0.{{range .NotRanked}} Not ranked: {{.System}} ({{.Reason}}).{{end}}</p>
 {{end}}
 {{range .Runs}}
 <article class="run" id="{{.Anchor}}" data-run="{{.Run.Run.ID}}">
@@ -52,7 +52,7 @@ nav a{margin-right:.8rem}
 <tr><th>dataset digest</th><td><code>{{if .Run.Run.DatasetDigest}}{{.Run.Run.DatasetDigest}}{{else}}not recorded{{end}}</code></td></tr>
 <tr><th>IR hash</th><td><code>{{.Run.Run.IRHash}}</code></td></tr>
 {{with .Run.Run.System}}<tr><th>AI-system</th><td>{{.Label}} <code>{{.Hash}}</code>{{if .Binding}} · binding {{.Binding}}{{end}}{{if .PromptSHA256}} · prompt sha256 <code>{{short .PromptSHA256}}</code>{{end}}</td></tr>{{end}}
-{{with .Rep}}<tr><th>finished</th><td>{{.FinishedAt}}{{if .Limit}} · first {{.Limit}} examples{{end}}</td></tr>{{with .Usage}}<tr><th>usage</th><td>{{.InputTokens}} input tokens, {{.OutputTokens}} output tokens</td></tr>{{end}}{{end}}
+{{with .Rep}}<tr><th>finished</th><td data-finished>{{when .FinishedAt}}{{if .Limit}} · first {{.Limit}} examples{{end}}</td></tr>{{with .Usage}}<tr><th>usage</th><td>{{.InputTokens}} input tokens, {{.OutputTokens}} output tokens</td></tr>{{end}}{{end}}
 </table>
 <table class="counts">
 <tr><th>examples</th>{{range .Status}}<th>{{.Name}}</th>{{end}}</tr>
@@ -61,6 +61,7 @@ nav a{margin-right:.8rem}
 <div class="charts">
 <figure><figcaption>Status</figcaption>
 <svg width="400" height="24" viewBox="0 0 400 24" role="img" aria-label="status breakdown">{{range .StatusBar}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>{{end}}</svg>
+<p class="legend">{{range .Status}}<span data-legend="{{.Name}}"><svg width="10" height="10" aria-hidden="true"><rect class="{{.Class}}" x="0" y="0" width="10" height="10"></rect></svg> {{.Name}}: {{.Count}}</span>{{end}}</p>
 </figure>
 <figure><figcaption>Scores of valid examples</figcaption>
 {{with .Histogram}}{{if .Empty}}<p class="muted">no valid example</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="score histogram">{{range .Bars}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text x="{{.X}}" y="{{.Y}}" dy="-2">{{.Label}}</text>{{end}}{{range .Labels}}<text x="{{.X}}" y="{{.Y}}" text-anchor="middle">{{.Label}}</text>{{end}}</svg>{{end}}{{end}}

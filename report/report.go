@@ -157,7 +157,7 @@ func runOf(r Run, anchor string, n int) runView {
 	for _, d := range r.Charts.Dimensions {
 		dv := dimensionView{Path: api.DimensionKey(d.Path), Accuracy: "-", Correct: d.Correct, Valid: d.Valid, Weight: d.Weight}
 		if d.Accuracy != nil {
-			dv.Accuracy = fmt.Sprintf("%.4f", *d.Accuracy)
+			dv.Accuracy = fmt.Sprintf("%.1f%%", *d.Accuracy*100) // as the web's results page shows it
 			dv.Width = *d.Accuracy * 100
 		}
 		v.Dimensions = append(v.Dimensions, dv)
@@ -254,8 +254,9 @@ var funcs = template.FuncMap{
 		}
 		return h
 	},
-	"f4":  func(v float64) string { return fmt.Sprintf("%.4f", v) },
-	"sf4": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
+	"f4":     func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"versus": versus,
+	"when":   when,
 	"opt": func(p *float64) string {
 		if p == nil {
 			return "-"

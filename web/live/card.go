@@ -46,7 +46,11 @@ func Card(r *Run, onCancel app.EventHandler) app.UI {
 	if eta := ETA(rec.Done, rec.Total, rate); eta != "" && api.Active(rec.Status) {
 		pace += " · " + eta
 	}
-	return app.Div().Class("card live-card").DataSet("id", r.ID).DataSet("status", rec.Status).DataSet("system", label).Body(
+	health := ""
+	if ui.Failed(&rec) {
+		health = "failed"
+	}
+	return app.Div().Class("card live-card").DataSet("id", r.ID).DataSet("status", rec.Status).DataSet("health", health).DataSet("system", label).Body(
 		app.Div().Class("live-head").Body(
 			app.Strong().Class("live-system mono").Title(label).Text(label),
 			app.Span().Class("badge live-status "+class).Text(status),
@@ -71,6 +75,13 @@ func Card(r *Run, onCancel app.EventHandler) app.UI {
 func outcome(r *Run) app.UI {
 	switch r.Record.Status {
 	case api.Completed:
+		if ui.Failed(&r.Record) {
+			return app.Div().Class("live-score").DataSet("meaningful", "no").Body(
+				app.Span().Class("big struck").Text(ui.ScorePtr(r.Score)), app.Text(" "),
+				app.Span().Class("muted small").Text(ui.NotMeaningful),
+				app.Div().Class("live-health error small").Text(r.Record.Health.Sentence()),
+			)
+		}
 		ci := ""
 		if r.CI != nil {
 			ci = ui.Level(*r.CI) + " " + ui.Interval(*r.CI)
@@ -102,5 +113,6 @@ const cardCSS = `
 .live-card .live-system { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 13px; }
 .live-card .live-score .big { font-size: 22px; font-weight: 700; }
 .live-card[data-status="completed"] { border-color: #b9dcc6; }
-.live-card[data-status="aborted"] { border-color: #e4b6b2; }
+.live-card[data-status="aborted"], .live-card[data-health="failed"] { border-color: #e4b6b2; }
+.live-card[data-health="failed"] .progress > div { background: var(--bad); }
 `

@@ -83,6 +83,13 @@ func (p *Page) renderLive() app.UI {
 func renderOutcome(l *live.Run, partial string) app.UI {
 	switch l.Record.Status {
 	case api.Completed:
+		if ui.Failed(&l.Record) {
+			return app.Div().Body(app.Div().ID("run-score").DataSet("meaningful", "no").Body(
+				app.Span().Class("score struck").Text(ui.ScorePtr(l.Score)), app.Text(" "),
+				app.Span().ID("run-ci").Class("muted").Text(ui.NotMeaningful),
+			), app.P().Body(
+				app.A().ID("run-results-link").Href(ui.ResultsURL(l.ID, "")).Text("See why each example failed →")))
+		}
 		score := app.Div().ID("run-score").DataSet("value", ui.RawScore(l.Score)).Body(
 			app.Span().Class("score").Text(ui.ScorePtr(l.Score)), app.Text(" "),
 			app.If(l.CI != nil, func() app.UI {

@@ -82,15 +82,26 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 	return app.Tr().Class(class).DataSet("id", r.ID).DataSet("status", r.Status).
 		Title("Click to follow this run").OnClick(p.onRow, app.EventScope(r.ID)).Body(
 		app.Td().Body(check),
-		app.Td().Class("mono").Title(r.ID).Text(ui.ShortID(r.ID)),
+		app.Td().Class("mono nowrap run-id").Title(r.ID).Text(ui.ShortID(r.ID)),
 		app.Td().Class("run-status").Body(app.Span().Class("badge "+status).Text(statusText)),
-		app.Td().Class("run-score").Body(app.Text(score), partialTag(r, sizes, score != ui.NoValue), healthNote(r.Health)),
+		scoreCell(&r, score, partialTag(r, sizes, score != ui.NoValue)),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),
 		app.Td().Class("run-system").Body(ui.SystemName(ui.RunSystem(&r), systemHash(r))),
 		app.Td().Text(ui.Time(r.CreatedAt)),
 		app.Td().Body(app.A().Href(ui.ResultsURL(r.ID, "")).Text("results")),
 	)
+}
+
+// scoreCell is a run's Score column: a failed run's score struck out as not meaningful,
+// beside why it failed.
+func scoreCell(r *api.Run, score string, partial app.UI) app.UI {
+	if ui.Failed(r) {
+		return app.Td().Class("run-score").DataSet("meaningful", "no").Body(
+			app.Span().Class("struck").Title(ui.NotMeaningful).Text(score), app.Text(" "),
+			app.Span().Class("muted small").Title(ui.NotMeaningful).Text("not meaningful"), healthNote(r.Health))
+	}
+	return app.Td().Class("run-score").Body(app.Text(score), partial)
 }
 
 // healthNote says in a run's row that it failed as infrastructure (most examples execution

@@ -15,3 +15,10 @@ func RunStatus(r *api.Run, shown string) (class, text string) {
 	}
 	return r.Status, shown
 }
+
+// Failed reports whether run r failed as infrastructure: its score is not meaningful and
+// is never shown as a result (NotMeaningful).
+func Failed(r *api.Run) bool { return r.Health != nil && r.Health.Failed }
+
+// NotMeaningful is what a failed run shows beside its struck-out score.
+const NotMeaningful = "not meaningful: the run failed, most examples did not execute"

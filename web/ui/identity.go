@@ -84,6 +84,7 @@ func RunSystem(r *api.Run) string {
 // kitCSS is the kit's own layout beside benchy.css: text that must stay on one line (ids,
 // intervals, numbers), labels clipped to a width, the identities' labels.
 const kitCSS = `
+.struck { color: #9aa3ad; text-decoration: line-through; }
 .nowrap, .nowrap.mono { white-space: nowrap; word-break: normal; }
 .clip { display: inline-block; max-width: var(--clip, 18em); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; word-break: normal; vertical-align: bottom; }
 .ident .ident-name { color: var(--muted); }

@@ -440,7 +440,7 @@ func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark
 	if q.Has(api.QAfter) || q.Has(api.QLimit) {
 		return refuse(http.StatusBadRequest, api.BadRequest, "an export has every result the filter selects: after and limit are for pages")
 	}
-	eq := store.ExportQuery{Filter: f}
+	eq := store.ExportQuery{Filter: f, Query: api.FilterOf(q).Values()} // the filter's keys, for the name and JSON's "filter"
 	for _, l := range b.Program.Input.Leaves() {
 		eq.Input = append(eq.Input, l.Path)
 	}
@@ -449,7 +449,7 @@ func (s *Server) exportRun(w http.ResponseWriter, run store.Run, b *ir.Benchmark
 	}
 	out := &lazyResponse{w: w, header: func(h http.Header) {
 		h.Set("Content-Type", ct)
-		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "benchy-"+id+"."+string(format)))
+		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", api.ExportFileName(id, string(format), eq.Query)))
 		h.Set("Trailer", exportNote)
 	}}
 	note, err := s.st.ExportRows(id, format, eq, out)

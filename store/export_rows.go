@@ -9,30 +9,42 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // ExportQuery is what ExportRows writes of a run: the results Filter selects (in its
 // order), each with its dataset row's input and expected output beside the prediction.
 // Input and Output are the program's leaf fields in declaration order (the IR's), the
 // CSV's columns input.x, expected.y and prediction.y; without them a CSV has the input and
-// the expected output as JSON columns.
+// the expected output as JSON columns. Query is the filter as its caller was given it,
+// the results query's keys and values (api.Filter.Values): a filtered JSON export names
+// it in its "filter" member, so that the file says it is not the whole run.
 type ExportQuery struct {
 	Filter        ResultFilter
 	Input, Output [][]string
+	Query         url.Values
 }
+
+// filtered tells whether q selects other than every result in index order.
+func (q ExportQuery) filtered() bool { return !q.Filter.IsZero() || len(q.Query) > 0 }
 
 // NoRowsNote is ExportRows' note for a run with results stored without their dataset
 // row (before migration 5): their input and expected output are empty (null in JSON).
 const NoRowsNote = "some results were stored before benchy recorded dataset rows: their input and expected output are empty"
 
 // ExportRows writes the results of run id that q selects as format, as Export does, with
-// "input" and "expected" members (JSON, JSONL: after the result's own) or columns (CSV).
-// It streams one row at a time from one snapshot, memory flat however large the run. A
-// JSON export of the whole run checks the count against the report; a filtered one is the
-// report's fields with the results the filter selects. note is NoRowsNote when a result
-// written had no row, else "".
+// "input" and "expected" members (JSON, JSONL: after the result's own, compacted: the
+// dataset's bytes as written may hold spaces, and each line is uniformly compact) or
+// columns (CSV). It streams one row at a time from one snapshot, memory flat however
+// large the run. A JSON export of the whole run checks the count against the report; a
+// filtered one is the report's fields (the whole run's summary, score and counts) with
+// the results the filter selects, beside them "filter" (q.Query's keys and values, the
+// results query's: {"wrong": "total"}) and, after "results", "selected" (how many it
+// holds). note is NoRowsNote when a result written had no row, else "".
 func (s *Store) ExportRows(id string, format Format, q ExportQuery, w io.Writer) (note string, err error) {
 	var rep sql.NullString
 	var status string
@@ -74,12 +86,17 @@ func (s *Store) ExportRows(id string, format Format, q ExportQuery, w io.Writer)
 	switch format {
 	case JSON:
 		bw.WriteString(rep.String[:len(rep.String)-1]) // the report without its closing brace
+		if q.filtered() {
+			bw.WriteString(`,"filter":`)
+			bw.Write(filterJSON(q.Query))
+		}
 		bw.WriteString(`,"results":[`)
 	case CSV:
 		cw = csv.NewWriter(bw)
 		cw.Write(csvRowsHeader(q))
 	}
 	var body, example sql.RawBytes
+	var compact bytes.Buffer // the row's input and expected output, compacted
 	var rec csvRecord
 	var cells []string
 	n, missing := 0, false
@@ -104,9 +121,9 @@ func (s *Store) ExportRows(id string, format Format, q ExportQuery, w io.Writer)
 			}
 			bw.Write(body[:len(body)-1])
 			bw.WriteString(`,"input":`)
-			bw.Write(orNull(in))
+			bw.Write(compacted(&compact, in))
 			bw.WriteString(`,"expected":`)
-			bw.Write(orNull(exp))
+			bw.Write(compacted(&compact, exp))
 			bw.WriteByte('}')
 			if format == JSONL {
 				bw.WriteByte('\n')
@@ -130,7 +147,11 @@ func (s *Store) ExportRows(id string, format Format, q ExportQuery, w io.Writer)
 			// Stop before the closing brackets: a reader sees a broken document, not a short one.
 			return "", fmt.Errorf("run %s: %d stored results, the report counts %d", id, n, head.Summary.Examples)
 		}
-		bw.WriteString("]}\n")
+		bw.WriteString("]")
+		if q.filtered() {
+			bw.WriteString(`,"selected":` + strconv.Itoa(n))
+		}
+		bw.WriteString("}\n")
 	case CSV:
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -159,11 +180,30 @@ func (p plan) selectAll(id, cols string) (string, []any) {
 	return q + " ORDER BY " + p.order, args
 }
 
-func orNull(raw json.RawMessage) []byte {
+// compacted is raw without insignificant spaces, in buf (reused from value to value),
+// or null for no value.
+func compacted(buf *bytes.Buffer, raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return []byte("null")
 	}
-	return raw
+	buf.Reset()
+	if json.Compact(buf, raw) != nil { // cannot be: stored as JSON; then as written
+		return raw
+	}
+	return buf.Bytes()
+}
+
+// filterJSON is a filter's query values as a JSON object of strings, its keys sorted
+// (encoding/json sorts a map's): {"imperfect": "1", "sort": "score"}.
+func filterJSON(q url.Values) []byte {
+	m := make(map[string]string, len(q))
+	for k, v := range q {
+		if len(v) > 0 {
+			m[k] = v[0]
+		}
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // csvRowsHeader is csvHeader, then input.x, expected.y and prediction.y of q's leaves
@@ -184,13 +224,22 @@ func csvRowsHeader(q ExportQuery) []string {
 	return h
 }
 
-// rowCells is the CSV row of a result and its row's input and expected output.
+// rowCells is the CSV row of a result and its row's input and expected output. With the
+// program's leaves, the prediction column is the whole answer as JSON only for a result
+// that is not valid: an invalid output's raw answer need not have the program's fields (a
+// sentence, a misnamed key) and would be lost in the prediction.y columns; a valid answer
+// is wholly in them, and repeating it as JSON made every row say it twice. Without the
+// leaves (no IR) it is the whole answer on every row.
 func (r *csvRecord) rowCells(body []byte, in, exp json.RawMessage, q ExportQuery, cells []string) ([]string, error) {
 	r.Error = nil
 	if err := json.Unmarshal(body, r); err != nil {
 		return nil, err
 	}
-	cells = append(cells, strconv.Itoa(r.Index), r.Status, orEmpty(r.Score), orEmpty(r.Contribution), "", "", string(r.Prediction))
+	whole := string(r.Prediction)
+	if q.Output != nil && r.Status == string(engine.StatusValid) {
+		whole = ""
+	}
+	cells = append(cells, strconv.Itoa(r.Index), r.Status, orEmpty(r.Score), orEmpty(r.Contribution), "", "", whole)
 	if e := r.Error; e != nil {
 		cells[4], cells[5] = e.Code, orEmpty(e.Path)
 	}

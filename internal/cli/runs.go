@@ -377,7 +377,7 @@ func noRun(e *env, cmd, id, ws string, code int) int {
 
 func runsExport(e *env, args []string) int {
 	fs, wsFlag := runsFlags(e, "export")
-	format := fs.String("format", "json", "json (the result document), jsonl (one result a line) or csv (a column per field: input.x, expected.y, prediction.y; a cell starting like a formula, = + - @ a tab or a carriage return, gets a ' in front unless it is a number)")
+	format := fs.String("format", "json", "json (the result document), jsonl (one result a line) or csv (a column per field: input.x, expected.y, prediction.y, and prediction the answer as JSON when it is not valid; a cell starting like a formula, = + - @ a tab or a carriage return, gets a ' in front unless it is a number)")
 	out := fs.String("o", "-", "the file to write (- for standard output)")
 	var filter exportFilter
 	filter.define(fs)
@@ -421,6 +421,7 @@ func runsExport(e *env, args []string) int {
 		return ExitUsage
 	}
 	eq := exportQuery(q, b)
+	eq.Query = filter.f.Values() // a filtered JSON export names its filter ("filter", "selected")
 	export := func(w io.Writer) error {
 		note, err := st.ExportRows(id, f, eq, w)
 		if note != "" {

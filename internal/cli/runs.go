@@ -417,7 +417,7 @@ func runsExport(e *env, args []string) int {
 	}
 	q, err := filter.checked(b)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy runs export: %v\n", err)
+		fmt.Fprintf(e.stderr, "benchy runs export: %v%s\n", err, filterSuggestion(filter.f, b, err))
 		return ExitUsage
 	}
 	eq := exportQuery(q, b)

@@ -20,6 +20,8 @@ const (
 	QField     = "field"     // with QExpected and QPredicted: one cell of a confusion matrix (an enum dimension's path joined by ".")
 	QExpected  = "expected"  // the expected enum value of the cell
 	QPredicted = "predicted" // the predicted enum value of the cell
+	QScoreMin  = "score_min" // with or without QScoreMax: valid results whose score s has score_min ≤ s (0 when left out)
+	QScoreMax  = "score_max" // s < score_max, or s ≤ 1 for 1 (1 when left out); score_min=1&score_max=1 is exactly 1
 	QSort      = "sort"      // "index" (the default) or "score" (contribution ascending, then index)
 	QAfter     = "after"     // the index after which a page starts (the previous page's next)
 	QLimit     = "limit"     // how many results a page has at most
@@ -42,6 +44,8 @@ type Filter struct {
 	Field     string // a confusion cell: the enum dimension, with Expected and Predicted
 	Expected  string
 	Predicted string
+	ScoreMin  string // a score range (QScoreMin, QScoreMax): the text of a number in [0, 1]
+	ScoreMax  string
 	Sort      string
 }
 
@@ -65,6 +69,8 @@ func (f Filter) Values() url.Values {
 		q.Set(QExpected, f.Expected)
 		q.Set(QPredicted, f.Predicted)
 	}
+	set(QScoreMin, f.ScoreMin)
+	set(QScoreMax, f.ScoreMax)
 	if f.Sort != "" && f.Sort != SortIndex {
 		q.Set(QSort, f.Sort)
 	}
@@ -75,7 +81,7 @@ func (f Filter) Values() url.Values {
 func FilterOf(q url.Values) Filter {
 	return Filter{Status: q.Get(QStatus), Imperfect: q.Get(QImperfect) == "1", Wrong: q.Get(QWrong),
 		Code: q.Get(QCode), Text: q.Get(QText), Field: q.Get(QField), Expected: q.Get(QExpected),
-		Predicted: q.Get(QPredicted), Sort: q.Get(QSort)}
+		Predicted: q.Get(QPredicted), ScoreMin: q.Get(QScoreMin), ScoreMax: q.Get(QScoreMax), Sort: q.Get(QSort)}
 }
 
 // IsZero reports whether f selects every result in index order.

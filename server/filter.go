@@ -10,7 +10,7 @@ import (
 )
 
 // filterKeys are the results filter's query keys, each of which may be given once.
-var filterKeys = []string{api.QStatus, api.QImperfect, api.QWrong, api.QCode, api.QText, api.QField, api.QExpected, api.QPredicted, api.QSort}
+var filterKeys = []string{api.QStatus, api.QImperfect, api.QWrong, api.QCode, api.QText, api.QField, api.QExpected, api.QPredicted, api.QScoreMin, api.QScoreMax, api.QSort}
 
 // checkedFilter reads the results filter of query q (api.FilterOf) as the store takes it,
 // each value checked against the run's IR b by store.CheckFilter, the check the CLI's

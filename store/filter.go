@@ -24,9 +24,35 @@ type ResultFilter struct {
 	// finds "invoice", "É" does not find "é". A needle with a quote, a backslash or a
 	// control character is also sought as JSON escapes it.
 	Text    string
-	Cell    *Cell // a confusion cell
-	ByScore bool  // contribution ascending, then index (api.SortScore); else index order
+	Cell    *Cell       // a confusion cell
+	Score   *ScoreRange // valid results whose score is in the range: a bar of the histogram
+	ByScore bool        // contribution ascending, then index (api.SortScore); else index order
 }
+
+// ScoreRange selects valid results whose score s has Min ≤ s < Max, or s ≤ 1 when Max is
+// 1; Min and Max both 1 is exactly 1. The histogram's bin [0.4, 0.5) is {0.4, 0.5}, its
+// perfect bar {1, 1}.
+type ScoreRange struct {
+	Min, Max float64
+	// Open leaves Max out even when it is 1: a range with Imperfect (contribution below
+	// 1), the histogram's bin [0.9, 1), which planOf makes so.
+	Open bool
+}
+
+// cond is the range as a condition on a valid result's contribution (its score).
+func (r ScoreRange) cond() (string, []any) {
+	switch {
+	case r.Min == 1 && !r.Open:
+		return "r.contribution = 1", nil
+	case r.Max == 1 && !r.Open:
+		return "r.contribution >= ? AND r.contribution <= 1", []any{r.Min}
+	}
+	return "r.contribution >= ? AND r.contribution < ?", []any{r.Min, r.Max}
+}
+
+// walksIndex reports whether the range is walked in index order by the contribution
+// index: exactly 1, where (contribution, idx) is idx order.
+func (r ScoreRange) walksIndex() bool { return r.Min == 1 && !r.Open }
 
 // Cell is one cell of an enum dimension's confusion matrix: valid examples whose dataset
 // row expects Expected at Path and whose prediction has Predicted there.
@@ -38,7 +64,7 @@ type Cell struct {
 
 // IsZero reports whether f selects every result in index order.
 func (f ResultFilter) IsZero() bool {
-	return f.Status == "" && !f.Imperfect && len(f.Wrong) == 0 && f.Code == "" && f.Text == "" && f.Cell == nil && !f.ByScore
+	return f.Status == "" && !f.Imperfect && len(f.Wrong) == 0 && f.Code == "" && f.Text == "" && f.Cell == nil && f.Score == nil && !f.ByScore
 }
 
 // ErrUnknownDimension is wrapped by the error for a Wrong or Cell path that names no
@@ -65,8 +91,9 @@ type plan struct {
 	order    string
 	residual []string
 	rargs    []any
-	byScore  bool // the walk seeks on (contribution, idx)
-	counted  bool // the filter is the walk alone: count(*) of it is the filter's count
+	byScore  bool        // the walk seeks on (contribution, idx)
+	counted  bool        // the filter is the walk alone: count(*) of it is the filter's count
+	score    *ScoreRange // counted: the filter is this range (countRange)
 }
 
 // planOf turns f into the walk over one index and residual conditions. The walk is the
@@ -75,9 +102,19 @@ type plan struct {
 // unless the walk only holds results without a score (an error code, a status other
 // than valid), whose contributions are all 0, so that index order is score order.
 func (s *Store) planOf(id string, f ResultFilter) (plan, error) {
+	if f.Score != nil && f.Imperfect { // a valid result below 1: the range open at 1
+		r := *f.Score
+		r.Open, f.Score, f.Imperfect = true, &r, false
+	}
 	p := plan{from: "results r", order: "r.idx"}
 	walked := ""
 	switch {
+	case f.Score != nil && (f.ByScore || f.Score.walksIndex()):
+		// The range seeks (run_id, contribution, idx): its rows in score order, which for
+		// exactly 1 is index order. Other conditions are residual.
+		p.from, p.order, p.byScore = "results r INDEXED BY results_by_contribution", "r.contribution, r.idx", true
+		p.where, p.args = f.Score.cond()
+		walked = "range"
 	case len(f.Wrong) > 0:
 		dim, err := s.dimension(id, f.Wrong)
 		if err != nil {
@@ -97,7 +134,7 @@ func (s *Store) planOf(id string, f ResultFilter) (plan, error) {
 		p.where, walked = "r.contribution < 1", "imperfect"
 	}
 	scoreless := walked == "code" || (walked == "status" && f.Status != engine.StatusValid)
-	if f.ByScore && !scoreless {
+	if f.ByScore && !scoreless && walked != "range" {
 		p.byScore = true
 		p.from, p.order = "results r INDEXED BY results_by_contribution", "r.contribution, r.idx"
 		if walked != "" { // the walk's condition becomes a residual one
@@ -112,6 +149,25 @@ func (s *Store) planOf(id string, f ResultFilter) (plan, error) {
 	add := func(cond string, args ...any) {
 		p.residual = append(p.residual, cond)
 		p.rargs = append(p.rargs, args...)
+	}
+	if len(f.Wrong) > 0 && walked == "range" {
+		dim, err := s.dimension(id, f.Wrong)
+		if err != nil {
+			return p, err
+		}
+		add("EXISTS (SELECT 1 FROM result_wrong w WHERE w.run_id = r.run_id AND w.dim = ? AND w.idx = r.idx)", dim)
+	}
+	if r := f.Score; r != nil {
+		cond, args := r.cond()
+		if walked == "range" {
+			cond, args = "", nil // the walk's own condition
+		}
+		if r.Min == 0 { // a non-valid result's contribution is 0 too
+			cond = strings.TrimPrefix(cond+" AND r.status = 'valid'", " AND ")
+		}
+		if cond != "" {
+			add(cond, args...)
+		}
 	}
 	if f.Code != "" && walked != "code" {
 		add("r.error_code = ?", f.Code)
@@ -135,6 +191,11 @@ func (s *Store) planOf(id string, f ResultFilter) (plan, error) {
 			"$.expected"+path, c.Expected, "$.prediction"+path, c.Predicted)
 	}
 	p.counted = len(p.residual) == 0 && !p.byScore
+	if f.Score != nil { // counted by the contribution index when the range is the filter
+		p.score = f.Score
+		p.counted = !f.Imperfect && len(f.Wrong) == 0 && f.Code == "" && f.Text == "" && f.Cell == nil &&
+			(f.Status == "" || f.Status == engine.StatusValid)
+	}
 	return p, nil
 }
 
@@ -299,6 +360,9 @@ func (s *Store) walkDir(id string, p plan, after, budget int, back bool, fn func
 // count is how many results of run id p selects, when an index counts them (p.counted).
 func (s *Store) count(id string, p plan) (int, error) {
 	var n int
+	if p.score != nil {
+		return s.countRange(id, *p.score)
+	}
 	if p.where == "" { // every result: the run's count of them, kept with each insert
 		err := s.r.QueryRow(`SELECT done FROM runs WHERE id = ?`, id).Scan(&n)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -318,4 +382,21 @@ func (s *Store) count(id string, p plan) (int, error) {
 	}
 	err := s.r.QueryRow(q, args...).Scan(&n)
 	return n, err
+}
+
+// countRange is how many valid results of run id have a score in r, from the
+// contribution index: the results in the range, less the results that are not valid when
+// the range starts at 0 (their contribution is 0), counted by the status index.
+func (s *Store) countRange(id string, r ScoreRange) (int, error) {
+	cond, args := r.cond()
+	var n int
+	err := s.r.QueryRow("SELECT count(*) FROM results r INDEXED BY results_by_contribution WHERE r.run_id = ? AND "+cond,
+		append([]any{id}, args...)...).Scan(&n)
+	if err != nil || r.Min > 0 {
+		return n, err
+	}
+	var bad int
+	err = s.r.QueryRow(`SELECT count(*) FROM results INDEXED BY results_by_status WHERE run_id = ? AND status IN (?, ?)`,
+		id, string(engine.StatusInvalidOutput), string(engine.StatusExecutionError)).Scan(&bad)
+	return n - bad, err
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
@@ -46,6 +47,13 @@ func CheckFilter(f api.Filter, b *ir.Benchmark, given func(key string) bool, nam
 	default:
 		return out, fmt.Errorf("%s is index or score, not %q", name(api.QSort), clip(f.Sort))
 	}
+	if given(api.QScoreMin) || given(api.QScoreMax) {
+		r, err := checkScoreRange(f, given, name)
+		if err != nil {
+			return out, err
+		}
+		out.Score = r
+	}
 	needsIR := given(api.QWrong) || given(api.QField) || given(api.QExpected) || given(api.QPredicted)
 	if needsIR && b == nil {
 		return out, fmt.Errorf("the run's benchmark cannot be read, so %s and %s cannot be checked", name(api.QWrong), name(api.QField))
@@ -70,6 +78,30 @@ func CheckFilter(f api.Filter, b *ir.Benchmark, given func(key string) bool, nam
 		out.Cell = cell
 	}
 	return out, nil
+}
+
+// checkScoreRange checks a score range of f: each bound given a number in [0, 1], the
+// minimum below the maximum but for 1 and 1 (exactly 1: the histogram's perfect bar).
+func checkScoreRange(f api.Filter, given func(string) bool, name func(string) string) (*ScoreRange, error) {
+	r := &ScoreRange{Min: 0, Max: 1}
+	for _, b := range []struct {
+		key, text string
+		to        *float64
+	}{{api.QScoreMin, f.ScoreMin, &r.Min}, {api.QScoreMax, f.ScoreMax, &r.Max}} {
+		if !given(b.key) {
+			continue
+		}
+		v, err := strconv.ParseFloat(b.text, 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("%s is a number from 0 to 1, not %q", name(b.key), clip(b.text))
+		}
+		*b.to = v
+	}
+	if r.Min >= r.Max && !(r.Min == 1 && r.Max == 1) {
+		return nil, fmt.Errorf("%s %v is not below %s %v: a score range is min ≤ score < max (max 1 takes 1 too; 1 and 1 is exactly 1)",
+			name(api.QScoreMin), r.Min, name(api.QScoreMax), r.Max)
+	}
+	return r, nil
 }
 
 // checkCell checks a confusion cell of f: an enum dimension of b and two of its values.

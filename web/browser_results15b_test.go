@@ -6,9 +6,12 @@ package web_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/benchy-eval/benchy/api"
 )
@@ -100,4 +103,59 @@ func TestBrowserResults15FailedScore(t *testing.T) {
 		t.Errorf("the card's bar is %s, want red", c)
 	}
 	b.screenshot("results15-failed-cards")
+}
+
+// TestBrowserResults15HistogramBin: a click on a bar of the histogram shows exactly that
+// bar's examples (the table and its count are the bar's count, each row's score in the
+// bin), the bar drawn selected and the range said in a chip; the perfect bar shows the
+// examples that scored 1. A bar below 1 showed every imperfect example.
+func TestBrowserResults15HistogramBin(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, mediaWorkspace(t))
+	id := mediaRun(t, srv, "media.yaml")
+	results := allResults(t, srv, id)
+	b := newBrowser(t, 60*time.Second)
+	var bins [11][]int
+	for _, r := range results {
+		if r.Status == api.Valid && r.Score != nil {
+			bin := min(int(*r.Score*10), 10)
+			bins[bin] = append(bins[bin], r.Index)
+		}
+	}
+	for _, c := range []struct {
+		bin  int
+		chip string
+		url  string
+	}{
+		{3, "score in [0.3, 0.4)", "score_max=0.4&score_min=0.3"},
+		{10, "score 1 (perfect)", "score_max=1&score_min=1"},
+	} {
+		if len(bins[c.bin]) == 0 {
+			t.Fatalf("bin %d is empty: the case checks nothing", c.bin)
+		}
+		b.open(srv.URL("/results?run=" + id))
+		waitTable(b)
+		bar := fmt.Sprintf(`#chart-histogram rect.bin[data-bin="%d"]`, c.bin)
+		poll[bool](b, "the histogram", `document.querySelector(`+js(bar)+`) !== null`, 10*time.Second, "")
+		b.run(chromedp.Click(chromedp.CSS(bar)))
+		poll[bool](b, "the bin's filter in the URL", `location.search.includes(`+js(c.url)+`)`, 5*time.Second, `location.href`)
+		got := waitTable(b)
+		if !slices.Equal(got, bins[c.bin]) {
+			t.Errorf("bin %d shows %v, the store's scores put %v in it", c.bin, got, bins[c.bin])
+		}
+		waitText(b, "match-count", fmt.Sprintf("%d of %d examples", len(bins[c.bin]), mediaRows), 5*time.Second)
+		if n := eval[string](b, `document.querySelector(`+js(bar)+`).dataset.count`); n != fmt.Sprint(len(bins[c.bin])) {
+			t.Errorf("bin %d counts %s, shows %d", c.bin, n, len(got))
+		}
+		if !eval[bool](b, `document.querySelector(`+js(bar)+`).classList.contains("selected")`) {
+			t.Errorf("bin %d is not drawn selected", c.bin)
+		}
+		if chip := eval[string](b, `(document.querySelector("#score-filter .chip-text") || {}).textContent || ""`); chip != c.chip {
+			t.Errorf("the chip says %q, want %q", chip, c.chip)
+		}
+		if b.exists(`#counts a.card.selected[data-status=""]`) {
+			t.Error("the total card reads as selected under the bin's filter")
+		}
+		b.screenshot(fmt.Sprintf("results15-bin%d", c.bin))
+	}
 }

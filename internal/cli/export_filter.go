@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"strings"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/ir"
@@ -27,15 +28,20 @@ func (f *exportFilter) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.f.Field, api.QField, "", "with --expected and --predicted: one cell of the confusion matrix of the enum dimension `DIM`")
 	fs.StringVar(&f.f.Expected, api.QExpected, "", "the cell's expected `VALUE`")
 	fs.StringVar(&f.f.Predicted, api.QPredicted, "", "the cell's predicted `VALUE`")
+	fs.StringVar(&f.f.ScoreMin, flagName(api.QScoreMin), "", "only valid results whose score is at least `MIN` (0 to 1)")
+	fs.StringVar(&f.f.ScoreMax, flagName(api.QScoreMax), "", "only valid results whose score is below `MAX` (0 to 1; 1 takes a score of 1 too, and --score-min 1 --score-max 1 is exactly 1)")
 	fs.StringVar(&f.f.Sort, api.QSort, api.SortIndex, "order of the results: index, or score (contribution ascending, then index)")
-	f.given = func(name string) bool { return flagGiven(fs, name) }
+	f.given = func(key string) bool { return flagGiven(fs, flagName(key)) }
 }
+
+// flagName is the flag of an API query key: score_min is --score-min.
+func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
 // checked is the filter as the store takes it, its values checked against the run's IR b
 // as the server checks its query (store.CheckFilter); b is nil when the store has none
 // readable, and then --wrong and a cell are refused. A refusal says what is allowed.
 func (f *exportFilter) checked(b *ir.Benchmark) (store.ResultFilter, error) {
-	return store.CheckFilter(f.f, b, f.given, func(key string) string { return "--" + key })
+	return store.CheckFilter(f.f, b, f.given, func(key string) string { return "--" + flagName(key) })
 }
 
 // exportQuery is the export of the results q selects, with the CSV's input.x, expected.y

@@ -114,11 +114,15 @@ func (p *Page) histogram(bins []int) app.UI {
 			name = "[" + strconv.FormatFloat(float64(i)/10, 'f', 1, 64) + ", " + strconv.FormatFloat(float64(i+1)/10, 'f', 1, 64) + ")"
 			class = "bin"
 		}
+		bf := binFilter(i)
+		if bf.ScoreMin == p.filter.ScoreMin && bf.ScoreMax == p.filter.ScoreMax && bf.Imperfect == p.filter.Imperfect {
+			class += " selected" // its examples are the ones the table shows
+		}
 		bar := svg("rect").Class(class).DataSet("bin", i).DataSet("count", n).
 			Attr("x", num(x+2)).Attr("y", num(y)).Attr("width", num(bw-4)).Attr("height", num(bh)).
-			Body(svg("title").Text(ui.Plural(n, "valid example") + " scored " + name))
-		if i < 10 && n > 0 {
-			bar = bar.Class("clickable").OnClick(p.filterTo(api.Filter{Imperfect: true, Sort: api.SortScore}))
+			Body(svg("title").Text(ui.Plural(n, "valid example") + " scored " + name + "; click for them"))
+		if n > 0 {
+			bar = bar.Class("clickable").OnClick(p.filterTo(bf), app.EventScope(strconv.Itoa(i)))
 		}
 		marks = append(marks, bar)
 		if n > 0 {
@@ -130,6 +134,20 @@ func (p *Page) histogram(bins []int) app.UI {
 	}
 	marks = append(marks, svg("line").Class("baseline").Attr("x1", "0").Attr("x2", num(w)).Attr("y1", num(h-bottom)).Attr("y2", num(h-bottom)))
 	return svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...)
+}
+
+// binFilter selects the examples of the histogram's bin i: [i/10, (i+1)/10), the last
+// of which is [0.9, 1) (a score_max of 1 takes 1 too, so below 1: imperfect), and bin
+// 10 exactly 1 (1 and 1).
+func binFilter(i int) api.Filter {
+	tenth := func(n int) string { return strconv.FormatFloat(float64(n)/10, 'f', -1, 64) }
+	switch {
+	case i >= 10:
+		return api.Filter{ScoreMin: "1", ScoreMax: "1"}
+	case i == 9:
+		return api.Filter{ScoreMin: tenth(9), ScoreMax: "1", Imperfect: true}
+	}
+	return api.Filter{ScoreMin: tenth(i), ScoreMax: tenth(i + 1)}
 }
 
 // dimensionChart is each dimension's accuracy as a bar; a bar shows the examples whose
@@ -202,6 +220,9 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 			class := "cell"
 			if i == j {
 				class += " diagonal"
+			}
+			if p.filter.Field == k && p.filter.Expected == ev && p.filter.Predicted == pv {
+				class += " selected" // the cell whose examples the table shows
 			}
 			shade := 0.08 + 0.92*float64(count)/float64(max)
 			if count == 0 {

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"cmp"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/benchy-eval/benchy/api"
@@ -69,8 +71,14 @@ func (p *Page) renderFilters() app.UI {
 			).OnChange(p.onSelect(func(f *api.Filter, v string) { f.Sort = v }))),
 		app.If(f.Field != "", func() app.UI {
 			return app.Span().ID("cell-filter").Class("chip").Body(
-				app.Text(f.Field+": expected "+f.Expected+", predicted "+f.Predicted),
+				app.Span().Class("chip-text").Text(f.Field+": expected "+f.Expected+", predicted "+f.Predicted),
 				app.Button().Class("chip-x").Title("Show every example again").Text("×").OnClick(p.onClearCell),
+			)
+		}),
+		app.If(f.ScoreMin != "" || f.ScoreMax != "", func() app.UI {
+			return app.Span().ID("score-filter").Class("chip").Body(
+				app.Span().Class("chip-text").Text(scoreRangeText(f)),
+				app.Button().Class("chip-x").Title("Show every score again").Text("×").OnClick(p.onClearScore),
 			)
 		}),
 		app.If(!f.IsZero(), func() app.UI {
@@ -103,6 +111,25 @@ func (p *Page) onSelect(set func(*api.Filter, string)) app.EventHandler {
 		set(&f, ui.Selected(ctx))
 		p.setFilter(ctx, f)
 	}
+}
+
+func (p *Page) onClearScore(ctx app.Context, e app.Event) {
+	f := p.filter
+	f.ScoreMin, f.ScoreMax = "", ""
+	p.setFilter(ctx, f)
+}
+
+// scoreRangeText is the score range of f as its chip says it: "score in [0.4, 0.5)",
+// "score 1".
+func scoreRangeText(f api.Filter) string {
+	lo, hi := cmp.Or(f.ScoreMin, "0"), cmp.Or(f.ScoreMax, "1")
+	switch {
+	case lo == "1" && hi == "1":
+		return "score 1 (perfect)"
+	case hi == "1" && !f.Imperfect:
+		return "score in [" + lo + ", 1]"
+	}
+	return "score in [" + lo + ", " + hi + ")"
 }
 
 func (p *Page) onClearCell(ctx app.Context, e app.Event) {

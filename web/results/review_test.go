@@ -1,6 +1,7 @@
 package results
 
 import (
+	"net/url"
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
@@ -31,6 +32,57 @@ func TestCounted(t *testing.T) {
 		}
 		if n != c.want {
 			t.Errorf("%s: total %d, want %d", c.name, n, c.want)
+		}
+	}
+}
+
+// TestBinFilter: each bar of the histogram selects its bin as the store's score range
+// keys say it ([0.9, 1) below 1, the perfect bar 1 and 1), through the page's URL and
+// back; its chip says the range.
+func TestBinFilter(t *testing.T) {
+	for _, c := range []struct {
+		bin       int
+		min, max  string
+		imperfect bool
+		chip      string
+	}{
+		{0, "0", "0.1", false, "score in [0, 0.1)"},
+		{4, "0.4", "0.5", false, "score in [0.4, 0.5)"},
+		{9, "0.9", "1", true, "score in [0.9, 1)"},
+		{10, "1", "1", false, "score 1 (perfect)"},
+	} {
+		f := binFilter(c.bin)
+		if f.ScoreMin != c.min || f.ScoreMax != c.max || f.Imperfect != c.imperfect {
+			t.Errorf("bin %d: %+v", c.bin, f)
+		}
+		u, _ := url.Parse(pageURL("01A", f, -1, -1))
+		if got := parseState(u.Query()).filter; got != f {
+			t.Errorf("bin %d read back as %+v, want %+v", c.bin, got, f)
+		}
+		if got := scoreRangeText(f); got != c.chip {
+			t.Errorf("bin %d's chip says %q, want %q", c.bin, got, c.chip)
+		}
+	}
+}
+
+// TestSelectedCount: the total card reads as selected only when the table shows every
+// example; a status card when its status is the filter's.
+func TestSelectedCount(t *testing.T) {
+	for _, c := range []struct {
+		f      api.Filter
+		status string
+		want   bool
+	}{
+		{api.Filter{}, "", true},
+		{api.Filter{Sort: api.SortScore}, "", true},
+		{api.Filter{Field: "kind", Expected: "cat", Predicted: "dog"}, "", false},
+		{api.Filter{Imperfect: true}, "", false},
+		{api.Filter{Status: api.Valid}, "", false},
+		{api.Filter{Status: api.Valid}, api.Valid, true},
+		{api.Filter{}, api.Valid, false},
+	} {
+		if got := selectedCount(c.f, c.status); got != c.want {
+			t.Errorf("%+v, card %q: selected %v, want %v", c.f, c.status, got, c.want)
 		}
 	}
 }

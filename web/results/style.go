@@ -68,5 +68,9 @@ pre.request { font: 12px/1.45 var(--mono); background: #f3f5f8; border: 1px soli
 .chart svg .cell.zero rect { fill: #f3f5f8; }
 .chart svg .cell-count { fill: var(--ink); font-weight: 600; }
 .chart svg .cell-count.light { fill: #fff; }
+.chart svg .cell.selected rect, .chart svg .bin.selected { stroke: var(--ink); stroke-width: 3px; }
+.filters .chip { font-size: 13px; padding: 2px 0 2px 10px; align-self: flex-end; margin-bottom: 4px; }
+.filters .chip button.chip-x { border: 0; background: transparent; color: inherit; padding: 0 8px; font-size: 15px; line-height: 20px; cursor: pointer; }
+.filters .chip button.chip-x:hover { color: var(--bad); }
 .chart svg .cell.zero .cell-count { fill: #b8c0ca; font-weight: 400; }
 `

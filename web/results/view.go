@@ -121,6 +121,17 @@ func (p *Page) renderHead() app.UI {
 	)
 }
 
+// selectedCount reports whether the count card of status (total for "") reads as the
+// table's selection under f: a status its filter names, total only when the table shows
+// every example (in any order), not under another filter.
+func selectedCount(f api.Filter, status string) bool {
+	if status != "" {
+		return f.Status == status
+	}
+	f.Sort = ""
+	return f.IsZero()
+}
+
 // renderCounts shows the examples by status; each count statusFilters the table.
 func (p *Page) renderCounts(rep *api.Report) app.UI {
 	s := p.summary()
@@ -137,7 +148,7 @@ func (p *Page) renderCounts(rep *api.Report) app.UI {
 			app.Div().Class("muted").Text(label),
 			app.Div().Class("big").Text(value),
 		)
-		if status == p.filter.Status {
+		if selectedCount(p.filter, status) {
 			c = c.Class("selected")
 		}
 		return c

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/benchy-eval/benchy/api"
 )
@@ -157,5 +158,54 @@ func TestBrowserResults15HistogramBin(t *testing.T) {
 			t.Error("the total card reads as selected under the bin's filter")
 		}
 		b.screenshot(fmt.Sprintf("results15-bin%d", c.bin))
+	}
+}
+
+// TestBrowserResults15EscToRow: Esc from an example opened far down the list comes back
+// to its row: scrolled into the viewport and focused (highlighted), as the footer says
+// (the list came back scrolled to its top). j and k replace the history entry, so that
+// Back from an example reached by j returns to the list, not to the example before.
+func TestBrowserResults15EscToRow(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, mediaWorkspace(t))
+	id := mediaRun(t, srv, "media.yaml")
+	b := newBrowser(t, 60*time.Second)
+	const n = 27
+	row := fmt.Sprintf(`#results-table tr.result[data-index="%d"]`, n)
+	inView := `(() => { const r = document.querySelector(` + js(row) + `); if (!r) return false; const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })()`
+	b.open(srv.URL("/results?run=" + id))
+	waitTable(b)
+	if eval[bool](b, inView) {
+		t.Fatalf("row %d is in the first viewport: the case checks nothing", n)
+	}
+	b.run(chromedp.Click(chromedp.CSS(row+` a.example-link`)))
+	waitExample(b, n)
+	b.run(chromedp.KeyEvent(kb.Escape))
+	poll[bool](b, fmt.Sprintf("row %d in view", n), inView, 5*time.Second,
+		`"scrollY " + scrollY + ", row at " + (document.querySelector(`+js(row)+`) || {getBoundingClientRect: () => ({top: "none"})}).getBoundingClientRect().top + " of " + innerHeight`)
+	if focused := eval[string](b, `(document.activeElement && document.activeElement.dataset && document.activeElement.dataset.index) || ""`); focused != fmt.Sprint(n) {
+		t.Errorf("after Esc the focus is on %q, want row %d", focused, n)
+	}
+	if bg := eval[string](b, `getComputedStyle(document.querySelector(`+js(row+` td`)+`)).backgroundColor`); bg != "rgb(255, 244, 204)" {
+		t.Errorf("row %d is not highlighted: %s", n, bg)
+	}
+	b.screenshot("results15-esc-row")
+
+	// j from the list opens the first example, j j move on in place; Back is the list.
+	b.open(srv.URL("/results?run=" + id + "&imperfect=1"))
+	first := waitTable(b)
+	b.run(chromedp.KeyEvent("j"))
+	waitExample(b, first[0])
+	b.run(chromedp.KeyEvent("j"))
+	waitExample(b, first[1])
+	b.run(chromedp.KeyEvent("j"))
+	waitExample(b, first[2])
+	if got := pageExample(b); got != first[2] {
+		t.Errorf("after j the URL opens example %d, want %d", got, first[2])
+	}
+	b.run(chromedp.NavigateBack())
+	poll[bool](b, "the list after Back", `document.getElementById("example-view") === null && document.getElementById("results-table") !== null`, 5*time.Second, `location.href`)
+	if got := pageExample(b); got != -1 {
+		t.Errorf("Back from an example reached by j opens example %d, want the list", got)
 	}
 }

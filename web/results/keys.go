@@ -1,6 +1,8 @@
 package results
 
 import (
+	"net/url"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -68,13 +70,24 @@ func (p *Page) onKey(ctx app.Context, key string) bool {
 	case (next || prev) && !loaded && (d.Busy || !d.Answered()):
 		p.pending = key
 	case next && loaded && d.Value.Next >= 0:
-		p.goTo(ctx, p.filter, p.after, d.Value.Next)
+		p.moveTo(ctx, d.Value.Next)
 	case prev && loaded && d.Value.Prev >= 0:
-		p.goTo(ctx, p.filter, p.after, d.Value.Prev)
+		p.moveTo(ctx, d.Value.Prev)
 	default:
 		return next || prev // at an end: the page does not scroll instead
 	}
 	return true
+}
+
+// moveTo shows example n in place of the one shown: the history entry is replaced, not
+// one pushed an example, so that Back from any example returns to the list.
+func (p *Page) moveTo(ctx app.Context, n int) {
+	u, err := url.Parse(pageURL(p.id, p.filter, p.after, n))
+	if err != nil {
+		return
+	}
+	ctx.Page().ReplaceURL(u)
+	p.OnNav(ctx)
 }
 
 // takePending acts on the key kept while what it moves from was on its way.

@@ -43,6 +43,7 @@ type Page struct {
 	back    bool             // Previous is going to backTo, which it found from a page reached by a link
 	backTo  int              // the after of the page before, found from its first example's neighbours
 	finding bool             // Previous is looking for backTo
+	returnTo int             // 1 + the example whose row the list shows and focuses once drawn (Esc), 0 for none
 }
 
 // pageSize is how many examples a page of results shows.
@@ -146,6 +147,10 @@ func (p *Page) OnNav(ctx app.Context) {
 	}
 	pageChanged := fresh || filterChanged || s.after != p.after
 	exampleChanged := fresh || filterChanged || s.example != p.example
+	if exampleChanged && s.example < 0 && p.example >= 0 && !fresh && !filterChanged {
+		p.returnTo = p.example + 1 // Esc: back to its row once the list is drawn
+		ctx.Defer(p.showReturn)
+	}
 	p.back = false
 	if pageChanged || exampleChanged {
 		p.finding = false
@@ -231,7 +236,27 @@ func (p *Page) loadPage(ctx app.Context) {
 			}
 		}
 		return counted(pg, before), err
-	}, p.takePending)
+	}, func(ctx app.Context) {
+		ctx.Defer(p.showReturn)
+		p.takePending(ctx)
+	})
+}
+
+// showReturn scrolls the row of the example the page came back from (p.returnTo) into
+// view and focuses it, which highlights it, as the footer promises of Esc; a row not on
+// the page shown is let be.
+func (p *Page) showReturn(ctx app.Context) {
+	if p.returnTo == 0 || p.example >= 0 {
+		return
+	}
+	row := app.Window().Get("document").Call("querySelector", `#results-table tr.result[data-index="`+strconv.Itoa(p.returnTo-1)+`"]`)
+	if !row.Truthy() {
+		return // not drawn yet (the page comes) or on another page
+	}
+	p.returnTo = 0
+	row.Call("setAttribute", "tabindex", "-1")
+	row.Call("scrollIntoView", map[string]any{"block": "center"})
+	row.Call("focus", map[string]any{"preventScroll": true})
 }
 
 // countBefore is how many results the pages before the one asked for hold, -1 when the

@@ -21,6 +21,8 @@ table.results .wrong-value { white-space: nowrap; overflow: hidden; text-overflo
 table.results .wrong-value .expected-value { color: var(--ok); }
 table.results .wrong-value .predicted-value { color: var(--bad); font-weight: 600; }
 table.results tr.result:hover td { background: #f3f7fc; }
+table.results tr.result:focus { outline: 2px solid var(--accent-2); outline-offset: -2px; }
+table.results tr.result:focus td { background: #fff4cc; }
 #example-view { margin-bottom: 12px; }
 .example-cols { display: grid; grid-template-columns: minmax(300px, 1fr) minmax(0, 1fr); gap: 16px; align-items: start; }
 @media (max-width: 1000px) { .example-cols { grid-template-columns: 1fr; } }

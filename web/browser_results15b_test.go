@@ -178,7 +178,7 @@ func TestBrowserResults15EscToRow(t *testing.T) {
 	if eval[bool](b, inView) {
 		t.Fatalf("row %d is in the first viewport: the case checks nothing", n)
 	}
-	b.run(chromedp.Click(chromedp.CSS(row+` a.example-link`)))
+	b.run(chromedp.Click(chromedp.CSS(row + ` a.example-link`)))
 	waitExample(b, n)
 	b.run(chromedp.KeyEvent(kb.Escape))
 	poll[bool](b, fmt.Sprintf("row %d in view", n), inView, 5*time.Second,

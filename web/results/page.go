@@ -38,12 +38,12 @@ type Page struct {
 	typed    int    // counts keystrokes in the search box, for its debounce
 	stopKeys func()
 
-	blobs   map[string]*blob // the artifacts of the example shown, by served URL, when the tab holds a token
-	pending string           // a key pressed before what it moves from had come: acted on once it has
-	back    bool             // Previous is going to backTo, which it found from a page reached by a link
-	backTo  int              // the after of the page before, found from its first example's neighbours
-	finding bool             // Previous is looking for backTo
-	returnTo int             // 1 + the example whose row the list shows and focuses once drawn (Esc), 0 for none
+	blobs    map[string]*blob // the artifacts of the example shown, by served URL, when the tab holds a token
+	pending  string           // a key pressed before what it moves from had come: acted on once it has
+	back     bool             // Previous is going to backTo, which it found from a page reached by a link
+	backTo   int              // the after of the page before, found from its first example's neighbours
+	finding  bool             // Previous is looking for backTo
+	returnTo int              // 1 + the example whose row the list shows and focuses once drawn (Esc), 0 for none
 }
 
 // pageSize is how many examples a page of results shows.

@@ -209,3 +209,27 @@ func TestBrowserResults15EscToRow(t *testing.T) {
 		t.Errorf("Back from an example reached by j opens example %d, want the list", got)
 	}
 }
+
+// TestBrowserResults15PickerAfterRun: a run started from the runs page that ends updates
+// the benchmark picker's option and the benchmark's last-run badge without a reload (they
+// said nothing of it until the page was loaded again).
+func TestBrowserResults15PickerAfterRun(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, mediaWorkspace(t))
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/runs?benchmark=down.yaml"))
+	option := `[...document.querySelectorAll("#benchmark option")].map(o => o.textContent).filter(t => t.startsWith("down.yaml")).join("|")`
+	before := poll[string](b, "the picker's option", option, 10*time.Second, "")
+	if strings.Contains(before, "last") {
+		t.Fatalf("before any run the option reads %q", before)
+	}
+	poll[bool](b, "Start run enabled", `(() => { const s = document.getElementById("start"); return s !== null && !s.disabled; })()`, 10*time.Second, "")
+	b.run(chromedp.Click(chromedp.ID("start")))
+	got := poll[string](b, "the option after the run", `(() => { const t = `+option+`; return t.includes("last run failed infrastructure") && t; })()`, 20*time.Second, option)
+	if strings.Contains(got, "last score") {
+		t.Errorf("the option reads %q", got)
+	}
+	poll[bool](b, "the last-run badge", `(document.getElementById("last-score") || {}).textContent === "last run failed infrastructure"`, 5*time.Second,
+		`(document.getElementById("last-score") || {}).textContent`)
+	b.screenshot("results15-picker-after-run")
+}

@@ -108,7 +108,10 @@ func (p *Page) follow(ctx app.Context, ids []string) {
 					p.choose(ctx, b)
 				}
 			},
-			Ended: func(ctx app.Context, r *live.Run) { p.loadRuns(ctx) },
+			Ended: func(ctx app.Context, r *live.Run) {
+				p.loadRuns(ctx)
+				p.loadBenches(ctx) // the picker's "last score" (or "last run failed") is this run's now
+			},
 		}))
 	}
 }

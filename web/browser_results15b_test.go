@@ -233,3 +233,28 @@ func TestBrowserResults15PickerAfterRun(t *testing.T) {
 		`(document.getElementById("last-score") || {}).textContent`)
 	b.screenshot("results15-picker-after-run")
 }
+
+// TestBrowserResults15FailedCharts: a run with no valid example says so in the charts of
+// valid examples (the dimensions said "No dimensions." though the benchmark has two, the
+// histogram and the confusion matrix were drawn all zero).
+func TestBrowserResults15FailedCharts(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, mediaWorkspace(t))
+	id := mediaRun(t, srv, "down.yaml")
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/results?run=" + id))
+	poll[bool](b, "the charts", `document.querySelector("#chart-status svg") !== null`, 10*time.Second, "")
+	for _, c := range []struct{ sel, want string }{
+		{"#chart-dimensions", "Accuracy per dimension (valid examples)No valid examples."},
+		{"#chart-histogram", "Score of valid examplesNo valid examples."},
+		{"#confusions", "No confusion matrix: no valid examples."},
+	} {
+		if got := eval[string](b, `document.querySelector(`+js(c.sel)+`).textContent`); got != c.want {
+			t.Errorf("%s says %q, want %q", c.sel, got, c.want)
+		}
+	}
+	if b.exists("#confusions g.cell") || b.exists("#chart-histogram rect.bin") {
+		t.Error("an all-zero matrix or histogram is drawn")
+	}
+	b.screenshot("results15-failed-charts")
+}

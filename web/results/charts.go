@@ -38,20 +38,31 @@ func (p *Page) renderCharts() app.UI {
 		body = app.P().Class("muted").Text("Loading the charts…")
 	default:
 		v := &c.Value
+		hist, dims := p.histogram(v.Histogram), p.dimensionChart(v.Dimensions)
+		if v.Summary.Valid == 0 { // a failed run: all-zero bars would read as scores of 0
+			hist, dims = noValid("histogram"), noValid("dimensions")
+		}
 		body = app.Div().Class("charts").Body(
 			p.chartBox("chart-status", "Status", p.statusChart(v.Summary)),
-			p.chartBox("chart-histogram", "Score of valid examples", p.histogram(v.Histogram)),
-			p.chartBox("chart-dimensions", "Accuracy per dimension (valid examples)", p.dimensionChart(v.Dimensions)),
+			p.chartBox("chart-histogram", "Score of valid examples", hist),
+			p.chartBox("chart-dimensions", "Accuracy per dimension (valid examples)", dims),
 		)
 	}
 	var matrices []app.UI
-	if c.OK {
+	if c.OK && c.Value.Summary.Valid == 0 && len(c.Value.Confusion) > 0 {
+		matrices = append(matrices, app.P().ID("no-confusion").Class("muted").Text("No confusion matrix: no valid examples."))
+	} else if c.OK {
 		for _, m := range c.Value.Confusion {
 			matrices = append(matrices, p.confusion(m))
 		}
 	}
 	return app.Section().ID("charts").Class("panel").Style("margin-bottom", "12px").Body(
 		app.H2().Text("Charts"), body, app.Div().ID("confusions").Class("charts").Body(matrices...))
+}
+
+// noValid says a chart of valid examples has none to draw.
+func noValid(what string) app.UI {
+	return app.P().Class("muted no-valid").DataSet("chart", what).Text("No valid examples.")
 }
 
 func (p *Page) chartBox(id, title string, chart app.UI) app.UI {

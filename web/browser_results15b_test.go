@@ -258,3 +258,26 @@ func TestBrowserResults15FailedCharts(t *testing.T) {
 	}
 	b.screenshot("results15-failed-charts")
 }
+
+// TestBrowserResults15DiffMark: in the example view a wrong text's prediction marks where
+// it differs from the expected text.
+func TestBrowserResults15DiffMark(t *testing.T) {
+	requireBrowser(t)
+	srv := startServer(t, mediaWorkspace(t))
+	id := mediaRun(t, srv, "media.yaml")
+	results := allResults(t, srv, id)
+	b := newBrowser(t, 60*time.Second)
+	b.open(srv.URL("/results?run=" + id + "&example=0"))
+	waitExample(b, 0)
+	want := field(results[0].Prediction, "kind") // example 0's kind is wrong (mediaNote)
+	if want == field(results[0].Expected, "kind") {
+		t.Fatal("example 0's kind is right: the case checks nothing")
+	}
+	if got := eval[string](b, `(document.querySelector('#example-fields tr[data-path="kind"] td.prediction mark.diff') || {}).textContent || ""`); got != want {
+		t.Errorf("the wrong kind's mark is %q, want %q", got, want)
+	}
+	if b.exists(`#example-fields tr[data-path="count"] td.prediction mark`) {
+		t.Error("a right field is marked")
+	}
+	b.screenshot("results15-diff-mark")
+}

@@ -161,7 +161,7 @@ func (p *Page) renderComparison(d *api.ExampleDetail, schema *ir.Field, expected
 		rows = append(rows, app.Tr().Class("field-row field-"+class).DataSet("path", api.DimensionKey(l.path)).Body(
 			app.Th().Body(app.Span().Class("mono").Text(dotted(l.path)), app.Div().Class("muted small").Text(l.typ)),
 			app.Td().Class("expected").Body(p.valueCell(d, l.typ, ev, eok)),
-			app.Td().Class("prediction").Body(p.valueCell(d, l.typ, pv, pok)),
+			app.Td().Class("prediction").Body(p.predictionCell(d, l.typ, class == "bad", ev, eok, pv, pok)),
 			app.Td().Class("mark "+class).Title(title).Text(mark),
 			app.Td().Class("weight").Text(weight),
 		))
@@ -170,6 +170,22 @@ func (p *Page) renderComparison(d *api.ExampleDetail, schema *ir.Field, expected
 		return app.P().Class("muted").Text("No output to compare: the example has no expected output or prediction the page can read.")
 	}
 	return app.Table().ID("example-fields").Class("data compare-fields").Body(head, app.TBody().Body(rows...))
+}
+
+// predictionCell is a field's prediction; a wrong text marks where it first differs from
+// the expected text (diffSpan), which a long value hides.
+func (p *Page) predictionCell(d *api.ExampleDetail, typ string, wrong bool, ev any, eok bool, pv any, pok bool) app.UI {
+	es, eText := ev.(string)
+	ps, pText := pv.(string)
+	if !wrong || !eok || !pok || !eText || !pText || ps == "" || ir.IsArtifact(typ) {
+		return p.valueCell(d, typ, pv, pok)
+	}
+	before, differ, after := diffSpan(es, ps)
+	return app.Div().Class("value text").Body(
+		app.Text(before),
+		app.If(differ != "", func() app.UI { return app.Mark().Class("diff").Title("differs from the expected text here").Text(differ) }),
+		app.Text(after),
+	)
 }
 
 // renderUsage is what the example's model call cost, when the run recorded it.

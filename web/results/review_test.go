@@ -86,3 +86,58 @@ func TestSelectedCount(t *testing.T) {
 		}
 	}
 }
+
+// TestClipPair: a wrong value's two sides are clipped around where they first differ, so
+// the table shows the differing characters (a clip from the start cut exactly them).
+func TestClipPair(t *testing.T) {
+	for _, c := range []struct {
+		name, e, g string
+		n          int
+		we, wg     string
+	}{
+		{"fits", "Pioneer Analytics plc", "Pioneer Anal", 40, "Pioneer Analytics plc", "Pioneer Anal"},
+		{"the difference far in", "Pioneer Analytics and Consulting Services plc", "Pioneer Analytics and Consulting Services Ltd", 20,
+			"…ulting Services plc", "…ulting Services Ltd"},
+		{"at the very end", "Pioneer Analytics and Consulting Services plc", "Pioneer Analytics and Consulting Services Ltd", 30,
+			"…s and Consulting Services plc", "…s and Consulting Services Ltd"},
+		{"the difference near the start", "ACME Analytics and Consulting Services plc", "ACNE Analytics and Consulting Services plc", 20,
+			"ACME Analytics and …", "ACNE Analytics and …"},
+		{"one the start of the other", "Pioneer Analytics and Consulting Services plc", "Pioneer Analytics and Consulting", 20,
+			"…onsulting Services…", "…onsulting"},
+		{"equal", "Pioneer Analytics and Consulting Services plc", "Pioneer Analytics and Consulting Services plc", 20,
+			"Pioneer Analytics a…", "Pioneer Analytics a…"},
+		{"runes", "ééééééééééééééééééééééééé a", "ééééééééééééééééééééééééé b", 10, "…ééééééé a", "…ééééééé b"},
+	} {
+		e, g := clipPair(c.e, c.g, c.n)
+		if e != c.we || g != c.wg {
+			t.Errorf("%s: %q → %q, want %q → %q", c.name, e, g, c.we, c.wg)
+		}
+		for _, s := range []string{e, g} {
+			if n := len([]rune(s)); n > c.n {
+				t.Errorf("%s: %q is %d runes, over %d", c.name, s, n, c.n)
+			}
+		}
+	}
+}
+
+// TestDiffSpan: the example view marks the run of the prediction that differs from the
+// expected text: from the first difference to where the two agree again from their ends.
+func TestDiffSpan(t *testing.T) {
+	for _, c := range []struct{ e, g, before, differ, after string }{
+		{"Pioneer Analytics plc", "Pioneer Anal", "Pioneer Anal", "", ""},
+		{"Pioneer Analytics plc", "Pioneer Analytics Ltd", "Pioneer Analytics ", "Ltd", ""},
+		{"INV-0042", "INV-0043", "INV-004", "3", ""},
+		{"2024-03-15", "2024-08-15", "2024-0", "8", "-15"},
+		{"same", "same", "same", "", ""},
+		{"abc", "abcdef", "abc", "def", ""},
+		{"aXa", "aa", "a", "", "a"},
+	} {
+		b, d, a := diffSpan(c.e, c.g)
+		if b != c.before || d != c.differ || a != c.after {
+			t.Errorf("%q vs %q: %q|%q|%q, want %q|%q|%q", c.e, c.g, b, d, a, c.before, c.differ, c.after)
+		}
+		if b+d+a != c.g {
+			t.Errorf("%q vs %q: the parts do not make the prediction", c.e, c.g)
+		}
+	}
+}

@@ -21,6 +21,7 @@ table.results .wrong-value { white-space: nowrap; overflow: hidden; text-overflo
 table.results .wrong-value .expected-value { color: var(--ok); }
 table.results .wrong-value .predicted-value { color: var(--bad); font-weight: 600; }
 table.results tr.result:hover td { background: #f3f7fc; }
+mark.diff { background: #fbd5d1; color: var(--bad); font-weight: 600; border-radius: 2px; padding: 0 1px; }
 table.results tr.result:focus { outline: 2px solid var(--accent-2); outline-offset: -2px; }
 table.results tr.result:focus td { background: #fff4cc; }
 #example-view { margin-bottom: 12px; }

@@ -263,23 +263,22 @@ func marksCell(fields []api.FieldScore, expected, predicted any) app.UI {
 		marks = append(marks, app.Span().Class(class).DataSet("path", ui.Dotted(f.Path)).Title(title).
 			Text(sign+" "+ui.Dotted(f.Path)))
 		if !ok {
+			ev, pv := clipPair(fullValue(expected, f.Path), fullValue(predicted, f.Path), shortChars)
 			wrong = append(wrong, app.Div().Class("wrong-value small").DataSet("path", ui.Dotted(f.Path)).
 				Title(ui.Dotted(f.Path)+": expected "+fullValue(expected, f.Path)+", predicted "+fullValue(predicted, f.Path)).Body(
 				app.Span().Class("mono").Text(ui.Dotted(f.Path)+": "),
-				app.Span().Class("expected-value").Text(shortValue(expected, f.Path)),
+				app.Span().Class("expected-value").Text(ev),
 				app.Span().Class("muted").Text(" → "),
-				app.Span().Class("predicted-value").Text(shortValue(predicted, f.Path)),
+				app.Span().Class("predicted-value").Text(pv),
 			))
 		}
 	}
 	return app.Td().Class("marks").Body(app.Div().Body(marks...), app.Div().Class("wrong-values").Body(wrong...))
 }
 
-// shortValue is the value at path for a table cell: clipped, "missing" when absent.
-func shortValue(v any, path []string) string {
-	short, _ := ui.Clip(fullValue(v, path), 40)
-	return short
-}
+// shortChars is how many characters a wrong value's side keeps in the table, clipped
+// around where the two sides differ (clipPair).
+const shortChars = 40
 
 // fullValue is the value at path as text, up to a title's length.
 func fullValue(v any, path []string) string {

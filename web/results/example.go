@@ -183,7 +183,9 @@ func (p *Page) predictionCell(d *api.ExampleDetail, typ string, wrong bool, ev a
 	before, differ, after := diffSpan(es, ps)
 	return app.Div().Class("value text").Body(
 		app.Text(before),
-		app.If(differ != "", func() app.UI { return app.Mark().Class("diff").Title("differs from the expected text here").Text(differ) }),
+		app.If(differ != "", func() app.UI {
+			return app.Mark().Class("diff").Title("differs from the expected text here").Text(differ)
+		}),
 		app.Text(after),
 	)
 }

@@ -57,6 +57,10 @@ func TestBrowserResults15SearchedCount(t *testing.T) {
 			t.Errorf("%s: the table has %d rows, want %d", c.query, got, c.n)
 		}
 	}
+	// The cell whose examples the table shows is drawn selected, and only it.
+	if got := eval[string](b, `[...document.querySelectorAll("#confusions g.cell.selected")].map(g => g.dataset.expected + ">" + g.dataset.predicted).join(",")`); got != "cat>dog" {
+		t.Errorf("the selected cells are %q, want cat>dog", got)
+	}
 	b.screenshot("results15-searched")
 }
 

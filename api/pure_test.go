@@ -7,10 +7,10 @@ import (
 )
 
 // TestImports keeps the package what the web app can link: encoding and the types it
-// encodes (time.Time for timestamps, net/url for escaping, strconv for indexes in paths), never the operating system,
+// encodes (time.Time for timestamps, net/url for escaping, strconv for indexes in paths, slices for sorting keys), never the operating system,
 // the network or the server's packages.
 func TestImports(t *testing.T) {
-	allowed := map[string]bool{"encoding/json": true, "net/url": true, "strconv": true, "strings": true, "time": true}
+	allowed := map[string]bool{"encoding/json": true, "net/url": true, "slices": true, "strconv": true, "strings": true, "time": true}
 	for _, f := range testkit.Imports(t, ".") {
 		for _, p := range f.Imports {
 			if !allowed[p] {

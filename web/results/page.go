@@ -312,8 +312,11 @@ func (p *Page) summary() *api.Summary {
 	return p.run.Value.Summary
 }
 
-// exportName is the file name of run id's export in format.
-func exportName(id, format string) string { return "benchy-" + id + "." + format }
+// exportName is the file name of run id's export in format under filter f, as the server
+// names it (api.ExportFileName): a filtered export says its filter.
+func exportName(id, format string, f api.Filter) string {
+	return api.ExportFileName(id, format, f.Values())
+}
 
 // onExport downloads an export with the tab's token when the server wants one (a plain
 // link cannot send it); without a token the link downloads by itself. The run and the
@@ -332,7 +335,7 @@ func (p *Page) onExport(format string) app.EventHandler {
 					app.Window().Call("alert", "Export failed: "+ui.ErrText(err))
 					return
 				}
-				ui.SaveBytes(exportName(id, format), ctype, data)
+				ui.SaveBytes(exportName(id, format, f), ctype, data)
 			})
 		})
 	}

@@ -22,8 +22,11 @@ func TestPaging(t *testing.T) {
 	if got := client.ExportPath("01ABC", "csv"); got != "/api/runs/01ABC/results?format=csv" {
 		t.Errorf("ExportPath %q", got)
 	}
-	if got := exportName("01ABC", "jsonl"); got != "benchy-01ABC.jsonl" {
+	if got := exportName("01ABC", "jsonl", api.Filter{}); got != "benchy-01ABC.jsonl" {
 		t.Errorf("exportName %q", got)
+	}
+	if got := exportName("01ABC", "csv", api.Filter{Imperfect: true}); got != "benchy-01ABC-imperfect.csv" {
+		t.Errorf("exportName of a filtered export %q, want it to say its filter as the server does", got)
 	}
 }
 

@@ -159,7 +159,7 @@ func (p *Page) renderExports() app.UI {
 			what = "the results the filter selects"
 		}
 		return app.A().ID("export-"+format).Class("button export").Href(client.FilteredExportPath(p.id, format, p.filter)).
-			Download(exportName(p.id, format)).Title("Download "+what+" as "+label+", with inputs and expected outputs").Text(label).OnClick(p.onExport(format), app.EventScope(format))
+			Download(exportName(p.id, format, p.filter)).Title("Download "+what+" as "+label+", with inputs and expected outputs").Text(label).OnClick(p.onExport(format), app.EventScope(format))
 	}
 	completed := p.run.OK && p.run.Value.Status == api.Completed
 	jsonLink := link("json", "JSON")

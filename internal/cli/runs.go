@@ -27,7 +27,7 @@ func init() {
 	runsCommands = []command{
 		{"list", "[--workspace DIR] [--benchmark PATH] [--ir-hash H] [--limit N]", "list the stored runs, newest first", runsList},
 		{"show", "[--workspace DIR] [--ir] ID", "print a stored run's fields and summary as JSON", runsShow},
-		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] [--status S] [--imperfect] [--wrong DIM] [--code CODE] [--q TEXT] [--field DIM --expected V --predicted V] [--sort index|score] ID", "write a stored run's results, each with its input and expected output, those the filter flags select: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
+		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] [--status S] [--imperfect] [--wrong DIM] [--code CODE] [--q TEXT] [--field DIM --expected V --predicted V] [--score-min MIN] [--score-max MAX] [--sort index|score] ID", "write a stored run's results, each with its input and expected output, those the filter flags select: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
 		{"compare", "[--workspace DIR] [--json] [--max-regression D] {A B | --baseline A B}", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A; --max-regression D fails on a significant drop of more than D)", runsCompare},
 	}
 }

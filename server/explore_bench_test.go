@@ -69,6 +69,9 @@ func BenchmarkExplore(b *testing.B) {
 		{"text-rare", "q=no+such+text"},
 		{"cell", "field=label&expected=l1&predicted=l2"},
 		{"status-and-text", "status=valid&q=number+5"},
+		{"score-bin", "score_min=0.9&score_max=1&imperfect=1"},
+		{"score-perfect", "score_min=1&score_max=1"},
+		{"score-range-by-score", "score_min=0&score_max=0.5&sort=score"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var took []time.Duration

@@ -39,6 +39,7 @@ const (
 	AdapterError         Code = "adapter_error"
 	Timeout              Code = "timeout"
 	ProviderError        Code = "provider_error"
+	CacheMiss            Code = "cache_miss"
 	MissingBinding       Code = "missing_binding"
 	InvalidRuntime       Code = "invalid_runtime"
 )
@@ -77,6 +78,7 @@ var Codes = map[Code]string{
 	AdapterError:         "the adapter failed before producing an output object",
 	Timeout:              "the AI-system did not answer in time",
 	ProviderError:        "the model provider failed (HTTP error, connection failure, exhausted retries)",
+	CacheMiss:            "--cache only (or cache: only) replays from the workspace's response cache without the network, and the cache holds no reply to this example's request (another prompt, model, parameters or input than the run that filled it)",
 	MissingBinding:       "the runtime has no adapter for the benchmark's AI-system; the run cannot start",
 	InvalidRuntime:       "the runtime file (bindings and providers) is not valid",
 }

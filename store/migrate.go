@@ -113,6 +113,14 @@ var migrations = []string{
 	INSERT INTO result_counts (run_id, kind, a, n, first)
 		SELECT run_id, 'code', error_code, count(*), min(idx) FROM results
 		WHERE error_code IS NOT NULL GROUP BY run_id, error_code;`,
+	// 7: the response cache (cache.go): a model provider's successful reply by the sha256
+	// of what was asked (provider kind, base URL, model, request body), shared by every run
+	// of the workspace. It belongs to no run: deleting runs keeps it.
+	`CREATE TABLE reply_cache (
+		key        TEXT PRIMARY KEY,
+		reply      BLOB NOT NULL,
+		created_at TEXT NOT NULL
+	);`,
 }
 
 // backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the

@@ -76,6 +76,10 @@ func appendResult(b []byte, res *ExampleResult, keys []string) ([]byte, []string
 		b = strconv.AppendInt(b, int64(u.OutputTokens), 10)
 		b = append(b, `,"latency_ms":`...)
 		b = appendFloat(b, u.LatencyMS)
+		if u.Cached != nil {
+			b = append(b, `,"cached":`...)
+			b = strconv.AppendBool(b, *u.Cached)
+		}
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...), keys, nil

@@ -35,6 +35,16 @@ type Usage struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	LatencyMS    float64 `json:"latency_ms"`
+	// Cached says the reply came from the workspace's response cache (true) or from the
+	// provider with the cache on (false); nil when the run used no cache.
+	Cached *bool `json:"cached,omitempty"`
+}
+
+// CacheCounts are a run's response-cache lookups: examples answered from the cache (hits)
+// and examples sent to the provider, or missing from it with --cache only (misses).
+type CacheCounts struct {
+	Hits   int `json:"hits"`
+	Misses int `json:"misses"`
 }
 
 // UsageTotals sums Usage over a run's examples that reported it.
@@ -105,4 +115,5 @@ type Report struct {
 	Concurrency    int                 `json:"concurrency"`
 	Limit          int                 `json:"limit,omitempty"`
 	Usage          *UsageTotals        `json:"usage,omitempty"` // model runs: tokens and latency summed
+	Cache          *CacheCounts        `json:"cache,omitempty"` // model runs with a cache: its hits and misses
 }

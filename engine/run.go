@@ -223,6 +223,7 @@ type runner struct {
 	outputs resolver // for artifacts the AI-system produces
 	summary Summary
 	usage   *UsageTotals // nil until an example reports usage
+	cache   *CacheCounts // nil until an example reports a cache lookup
 	q       []float64    // contributions in index order, kept only for a run small enough to bootstrap
 	sum     float64      // of the contributions, in index order
 	sumSq   float64      // of their squares, for the normal interval of a large run
@@ -400,6 +401,16 @@ func (r *runner) record(res ExampleResult) {
 		r.usage.InputTokens += u.InputTokens
 		r.usage.OutputTokens += u.OutputTokens
 		r.usage.LatencyMS += u.LatencyMS
+		if u.Cached != nil {
+			if r.cache == nil {
+				r.cache = &CacheCounts{}
+			}
+			if *u.Cached {
+				r.cache.Hits++
+			} else {
+				r.cache.Misses++
+			}
+		}
 	}
 	switch res.Status {
 	case StatusValid:
@@ -500,6 +511,7 @@ func leaf(v any, path []string) any {
 func (r *runner) report(finished time.Time, workers int) *Report {
 	rep := &Report{
 		Usage:         r.usage,
+		Cache:         r.cache,
 		Version:       ResultVersion,
 		Summary:       r.summary,
 		IRHash:        r.opts.IRHash,

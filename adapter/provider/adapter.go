@@ -46,6 +46,9 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 			return nil, fmt.Errorf("provider %q: the environment variable %s that holds its key is not set", cfg.Name, cfg.APIKeyEnv)
 		}
 	}
+	if err := checkCache(cfg); err != nil {
+		return nil, err
+	}
 	c := newClient(cfg, key)
 	var w wire = openAI{c.secrets}
 	if cfg.Kind == KindAnthropic {
@@ -107,24 +110,80 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 	// example that failed shows what it asked.
 	request := body.record(a.line, a.c.secrets)
 	start := time.Now()
+	mode, key := a.c.cacheMode(), ""
+	if mode != CacheOff {
+		if key, err = a.lookup(mode, body); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case key == "":
+	case mode == CacheUse || mode == CacheOnly:
+		reply, ok, err := a.c.cfg.Cache.Get(key)
+		switch {
+		case err != nil:
+			f := engine.ExecutionError(diag.AdapterError, "reading the response cache: %v", err)
+			f.Usage, f.Request = &engine.Usage{LatencyMS: since(start), Cached: cached(mode, false)}, request
+			return nil, a.c.redact(f)
+		case ok:
+			return a.answer(reply, request, start, cached(mode, true), "")
+		case mode == CacheOnly:
+			f := engine.ExecutionError(diag.CacheMiss, "the response cache holds no reply to this request, and --cache only sends none")
+			f.Usage, f.Request = &engine.Usage{LatencyMS: since(start), Cached: cached(mode, false)}, request
+			return nil, f
+		}
+	}
 	resp, f := a.c.send(ctx, a.url, a.w.headers(a.c.key), body)
-	latency := float64(time.Since(start).Microseconds()) / 1000
 	if f != nil {
-		f.Usage, f.Request = &engine.Usage{LatencyMS: latency}, request
+		f.Usage, f.Request = &engine.Usage{LatencyMS: since(start), Cached: cached(mode, false)}, request
 		return nil, a.c.redact(f)
 	}
 	// The key is masked in the body before it is read, so that no message cut from it keeps
 	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
-	out, usage, f := a.w.reply(a.c.secrets.Bytes(resp.body), a.c.cfg.StructuredOutput)
+	return a.answer(a.c.secrets.Bytes(resp.body), request, start, cached(mode, false), key)
+}
+
+// lookup is the cache key of body, a failure that keeps the example's request when its
+// files cannot be read.
+func (a *modelAdapter) lookup(mode string, body *requestBody) (string, error) {
+	key, f := a.c.cacheKey(a.task.System.Model, body)
+	if f != nil {
+		f.Usage = &engine.Usage{Cached: cached(mode, false)}
+		return "", a.c.redact(f)
+	}
+	return key, nil
+}
+
+// answer reads a reply (the provider's, secrets masked, or the cache's): the output, or the
+// failure it is, with what it cost and whether it came from the cache. A provider's reply
+// the protocol reads is kept under key, when there is one: the cache keeps the masked
+// body, so that a replay reads the very bytes read here.
+func (a *modelAdapter) answer(reply []byte, request string, start time.Time, fromCache *bool, key string) (any, error) {
+	out, usage, f := a.w.reply(reply, a.c.cfg.StructuredOutput)
+	if key != "" && cacheable(f) {
+		// A reply that could not be kept costs the next run a call, not this one its answer.
+		_ = a.c.cfg.Cache.Put(key, reply, a.c.cacheMode() == CacheRefresh)
+	}
 	if usage == nil {
 		usage = &engine.Usage{}
 	}
-	usage.LatencyMS = latency
+	usage.LatencyMS, usage.Cached = since(start), fromCache
 	if f != nil {
 		f.Usage, f.Request = usage, request
 		return nil, a.c.redact(f)
 	}
 	return &engine.Answer{Output: a.c.secrets.Value(out), Usage: usage, Request: request}, nil
+}
+
+// since is the milliseconds from start, to the microsecond.
+func since(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
+
+// cached is Usage.Cached for a reply in mode: nil without a cache.
+func cached(mode string, hit bool) *bool {
+	if mode == CacheOff {
+		return nil
+	}
+	return &hit
 }
 
 func (a *modelAdapter) Close() error { return nil }

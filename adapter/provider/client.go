@@ -25,11 +25,13 @@ type client struct {
 	cfg     Config
 	key     string
 	secrets *redact.Secrets // the key and the base URL's credentials, masked in everything read back
-	http    *http.Client
-	slots   chan struct{} // nil: no concurrency cap
-	pacer   *pacer        // nil: no rate limit
-	sleep   func(context.Context, time.Duration) error
-	jitter  func() float64 // in [0, 1)
+	// cacheBase is the base URL as response cache keys hold it: its credentials masked.
+	cacheBase string
+	http      *http.Client
+	slots     chan struct{} // nil: no concurrency cap
+	pacer     *pacer        // nil: no rate limit
+	sleep     func(context.Context, time.Duration) error
+	jitter    func() float64 // in [0, 1)
 }
 
 func newClient(cfg Config, key string) *client {
@@ -41,6 +43,7 @@ func newClient(cfg Config, key string) *client {
 		sleep:   sleepCtx,
 		jitter:  rand.Float64,
 	}
+	c.cacheBase = c.secrets.String(cfg.BaseURL)
 	if cfg.MaxConcurrency > 0 {
 		c.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}

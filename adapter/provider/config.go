@@ -33,6 +33,10 @@ type Config struct {
 	MaxRetries        int           // retries after the first attempt: 0 for none (the runtime file's parser writes DefaultMaxRetries when it gives none)
 	Timeout           time.Duration // per request
 	StructuredOutput  string        // ModeJSONSchema or ModeJSONMode
+	CacheMode         string        // one of CacheModes; "" is CacheOff
+	// Cache is the response cache CacheMode uses: the run service sets it (the workspace
+	// store's), never the runtime file. nil: none, and a mode other than off is refused.
+	Cache Cache
 }
 
 // String shows the provider's name and kind, never its base URL, which may hold a token:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -40,7 +41,8 @@ func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Pa
 	if err != nil {
 		return Bound{}, err
 	}
-	task := provider.Task{System: sys, Input: b.Program.Input, Output: b.Program.Output, Prompt: prompt}
+	task := provider.Task{System: sys, Input: b.Program.Input, Output: b.Program.Output, Prompt: prompt,
+		PromptFile: filepath.Join(benchDir, filepath.FromSlash(sys.Prompt))}
 	f, err := provider.NewFactory(cfg, task, os.Getenv)
 	if err != nil {
 		return Bound{}, err

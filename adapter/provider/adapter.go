@@ -30,11 +30,19 @@ type wire interface {
 // NewFactory returns the adapters for one model AI-system: they share one client, so the
 // concurrency cap and the rate limit hold across all workers. The key is read from the
 // environment variable the provider names, through getenv, and goes nowhere but the
-// request headers.
+// request headers. A prompt file that is a template (template.go) is parsed here, so that
+// its errors, a diag.List positioned in task.PromptFile, come before any example runs.
 func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Factory, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Kind != KindOpenAI && cfg.Kind != KindAnthropic {
 		return nil, fmt.Errorf("provider %q: unknown kind %q (want openai or anthropic)", cfg.Name, cfg.Kind)
+	}
+	tmpl, ds := ParseTemplate(task.PromptFile, task.Prompt, task.Input, cfg.Kind)
+	if ds != nil {
+		return nil, ds.Err()
+	}
+	if tmpl != nil && tmpl.static {
+		task.Prompt = tmpl.text
 	}
 	base, err := parseBaseURL(cfg.BaseURL)
 	if err != nil {
@@ -56,7 +64,7 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	}
 	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, url: url, line: requestLine(w.endpoint())}, nil
+		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, url: url, line: requestLine(w.endpoint())}, nil
 	}, nil
 }
 
@@ -93,16 +101,17 @@ type modelAdapter struct {
 	c    *client
 	w    wire
 	task *Task
+	tmpl *Template // nil: the prompt file is not a template (template.go)
 	url  string
 	line string // the recorded request's first line (requestLine)
 }
 
 func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) (any, error) {
-	parts, err := Render(a.task.Input, input)
+	task, parts, err := a.render(input)
 	if err != nil {
 		return nil, engine.ExecutionError(diag.AdapterError, "%v", err)
 	}
-	body, err := a.w.body(a.task, a.c.cfg.StructuredOutput, parts)
+	body, err := a.w.body(task, a.c.cfg.StructuredOutput, parts)
 	if err != nil {
 		return nil, err
 	}

@@ -77,10 +77,11 @@ func (c Config) withDefaults() Config {
 }
 
 // Task is what an adapter needs from the benchmark: the AI-system, the program, and the
-// prompt file's text ("" when the benchmark names none).
+// prompt file's text ("" when the benchmark names none) and name, as its diagnostics show it.
 type Task struct {
-	System ir.AISystem
-	Input  ir.Field
-	Output ir.Field
-	Prompt string
+	System     ir.AISystem
+	Input      ir.Field
+	Output     ir.Field
+	Prompt     string
+	PromptFile string
 }

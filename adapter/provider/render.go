@@ -50,17 +50,28 @@ func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 			fmt.Fprintf(&text, "%s: %s\n", label, scalarText(v))
 			continue
 		}
-		path, _ := v.(string)
-		info, head, err := readArtifact(path, label, leaf.Field.Type, &budget)
+		media, err := mediaPart(leaf, v, &budget)
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(&text, "%s: [%s]\n", label, leaf.Field.Type)
 		flush()
-		parts = append(parts, Part{Kind: leaf.Field.Type, MIME: mediaType(path, head), Name: filepath.Base(path), Label: label, Path: path, Size: info.Size(), file: info})
+		parts = append(parts, media)
 	}
 	flush()
 	return parts, nil
+}
+
+// mediaPart is the media part of the artifact leaf whose value (the file's path) is v, its
+// size taken from budget.
+func mediaPart(leaf ir.Leaf, v any, budget *int64) (Part, error) {
+	label := strings.Join(leaf.Path, ".")
+	path, _ := v.(string)
+	info, head, err := readArtifact(path, label, leaf.Field.Type, budget)
+	if err != nil {
+		return Part{}, err
+	}
+	return Part{Kind: leaf.Field.Type, MIME: mediaType(path, head), Name: filepath.Base(path), Label: label, Path: path, Size: info.Size(), file: info}, nil
 }
 
 // MaxArtifactBytes bounds the artifact bytes of one request to a provider: 32 MiB, the

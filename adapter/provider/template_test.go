@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
@@ -234,4 +235,34 @@ func FuzzTemplate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExampleTemplate: the model example's template (assets/examples/model, its README)
+// parses against that benchmark's input for both protocols and places the ticket last.
+func TestExampleTemplate(t *testing.T) {
+	src, err := os.ReadFile("../../assets/examples/model/benchmark.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ds := compiler.Compile(src)
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	text, err := os.ReadFile("../../assets/examples/model/prompt-template.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{KindOpenAI, KindAnthropic} {
+		tmpl, ds := ParseTemplate("prompt-template.md", string(text), b.Program.Input, k)
+		if ds != nil || tmpl == nil || !tmpl.static || !tmpl.hasUser {
+			t.Fatalf("%s: %v, %+v", k, ds, tmpl)
+		}
+		parts, err := tmpl.userParts(map[string]any{"text": "The app crashes."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(parts) != 1 || !strings.HasSuffix(parts[0].Text, "The ticket:\n\nThe app crashes.") || !strings.HasSuffix(tmpl.text, `{"sentiment": "neutral"}.`) {
+			t.Errorf("%s: user %q, system %q", k, partText(parts), tmpl.text)
+		}
+	}
 }

@@ -4,7 +4,9 @@
 // wire — endpoints, keys, retries, rate limits — is runtime configuration, never benchmark
 // YAML.
 //
-// For each example the adapter renders the prompt file as the system message and the input
-// object as the user message, asks for the program's output schema as structured output,
+// For each example the adapter renders the prompt file (template.go: a system part, and
+// after a `---user---` line a user part with {{field}} placeholders, artifacts placed where
+// they are named; a plain file is the system message and the input object, as name: value
+// lines, the user message), asks for the program's output schema as structured output,
 // and parses the reply leniently but never repairs it.
 package provider

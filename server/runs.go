@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -208,6 +209,7 @@ func (s *Server) paths() engine.Paths {
 func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
 	var runtimeFile string // the workspace path of the runtime file that binds it, if any
 	plan, err := ws.Prepare(src, ws.Setup{Dir: s.benchmarkDir(benchmark), Paths: s.paths(), Log: s.cfg.Log,
+		Cache: func() (provider.Cache, error) { return s.st.Cache(), nil }, // the response cache every run shares
 		Runtime: func() (*adapter.Runtime, string, error) {
 			p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark))
 			if !found {

@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -34,6 +36,7 @@ func runRun(e *env, args []string) int {
 	parallel := fs.Int("parallel-systems", 1, "with several systems, `N` of them run at once (each with --concurrency workers)")
 	var g gate
 	g.define(fs)
+	cacheMode := fs.String("cache", "", "model AI-systems' response cache, kept in the workspace's store: `MODE` off, use (replay the replies it holds, keep those of the requests sent), refresh (send every request, keep the new replies) or only (replay without the network: a request it holds no reply to is a cache_miss execution error) (default: each provider's cache: in the runtime file, else off)")
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`: one testcase per example, a failure for each one not valid or scoring below 1, its fields in the message (several systems: one testsuite each)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), runExitCodes) }
@@ -43,6 +46,10 @@ func runRun(e *env, args []string) int {
 	}
 	if *concurrency < 1 || *limit < 0 || *parallel < 1 {
 		fmt.Fprintln(e.stderr, "benchy run: --concurrency must be at least 1, --limit at least 0 and --parallel-systems at least 1")
+		return ExitUsage
+	}
+	if *cacheMode != "" && !slices.Contains(provider.CacheModes, *cacheMode) {
+		fmt.Fprintf(e.stderr, "benchy run: --cache %q: want off, use, refresh or only\n", *cacheMode)
 		return ExitUsage
 	}
 	if g.ci && !g.set {
@@ -58,7 +65,13 @@ func runRun(e *env, args []string) int {
 	ws, _ := workspace.Find(benchDir) // once: the data's bounds, -o's guards and the store
 	setup := workspace.Setup{
 		Dir: benchDir, Paths: runPaths(benchDir, ws, *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
-		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
+		Runtime:   func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
+		CacheMode: *cacheMode,
+	}
+	if ws != "" { // the response cache is the workspace store's, opened if a provider uses it
+		cache := workspace.NewStoreCache(ws)
+		defer cache.Close()
+		setup.Cache = cache.Open
 	}
 	settings := runSettings{bench: pos[0], ws: ws, out: *out, store: !*noStore && pos[0] != "-",
 		opts: store.Options{Limit: *limit, Concurrency: *concurrency}, gate: g, junit: *junit}
@@ -301,6 +314,13 @@ func printSummary(w io.Writer, rep *engine.Report, out string) {
 		count(rep.Summary.Examples, "example"), end.Sub(start).Round(time.Millisecond))
 	fmt.Fprintf(w, "valid %d · invalid_output %d · execution_error %d\n",
 		rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors)
+	if c := rep.Cache; c != nil {
+		misses := fmt.Sprintf("%d misses", c.Misses)
+		if c.Misses == 1 {
+			misses = "1 miss"
+		}
+		fmt.Fprintf(w, "response cache: %s, %s\n", count(c.Hits, "hit"), misses)
+	}
 	if worst := worstDimensions(rep.Dimensions, 3); len(worst) > 0 && weighted(rep.Dimensions) > 1 {
 		label := "worst dimensions"
 		if len(worst) == 1 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -46,6 +47,12 @@ type Setup struct {
 	// one (", or pass --runtime FILE").
 	NoRuntime string
 	Log       io.Writer // the adapters' own messages (a command's stderr)
+	// CacheMode is benchy run's --cache: every provider's response cache mode; "" keeps
+	// each provider's cache: (off unless it says).
+	CacheMode string
+	// Cache gives the response cache of the workspace's store, asked only when the run's
+	// provider uses it; nil for a run in no workspace, which cannot.
+	Cache func() (provider.Cache, error)
 }
 
 // Plan is a benchmark ready to run: checked, hashed and bound. Execute runs it; a store
@@ -135,6 +142,9 @@ func Prepare(src Source, setup Setup) (*Plan, error) {
 		return nil, missing(name, NoRuntime(p.IR.AISystem)+setup.NoRuntime)
 	}
 	p.Paths.Private = append(p.Paths.Private[:len(p.Paths.Private):len(p.Paths.Private)], name) // the runtime file, whatever its name
+	if rt, err = withCache(rt, p.IR, setup); err != nil {
+		return nil, &Unusable{err}
+	}
 	var mb *engine.MissingBinding
 	bound, err := rt.Bind(p.IR, setup.Dir, p.Paths, setup.Log)
 	switch {

@@ -22,6 +22,7 @@ type Store struct {
 	w   *sql.DB   // one connection, BEGIN IMMEDIATE
 	r   *sql.DB   // read-only pool
 	ins *sql.Stmt // insertFull, prepared once
+	hit *sql.Stmt // the response cache's lookup (cache.go), prepared once on the read pool
 	now func() time.Time
 
 	me   owner     // this Store, as the owner of the runs it executes
@@ -109,7 +110,13 @@ func openOnce(path string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
-	return &Store{w: w, r: r, ins: ins, now: time.Now, me: newOwner()}, nil
+	hit, err := r.Prepare(cacheGet)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return &Store{w: w, r: r, ins: ins, hit: hit, now: time.Now, me: newOwner()}, nil
 }
 
 // Close closes the store. Writers still open lose what they had not flushed. The runs this
@@ -117,7 +124,7 @@ func openOnce(path string) (*Store, error) {
 // them stale at once.
 func (s *Store) Close() error {
 	s.beat.stop()
-	return errors.Join(s.release(), s.ins.Close(), s.r.Close(), s.w.Close())
+	return errors.Join(s.release(), s.ins.Close(), s.hit.Close(), s.r.Close(), s.w.Close())
 }
 
 // timeFormat has a fixed width, so stored times sort as text.

@@ -52,8 +52,8 @@ func TestCacheKeptAcrossReopen(t *testing.T) {
 }
 
 // TestCacheConcurrentStores: runs in several processes (each its own Store on one file,
-// as benchy run beside benchy serve) write and read one cache at once, the same keys and
-// different ones, with no "database is locked": the writers wait on busy_timeout.
+// as benchy run beside benchy serve), each with several workers, write and read one cache
+// at once, the same keys and different ones, with no "database is locked": the writers wait on busy_timeout.
 func TestCacheConcurrentStores(t *testing.T) {
 	_, path := open(t)
 	const stores, keys = 4, 200
@@ -66,20 +66,22 @@ func TestCacheConcurrentStores(t *testing.T) {
 		}
 		defer st.Close()
 		c := st.Cache()
-		wg.Go(func() {
-			for k := range keys {
-				key := fmt.Sprintf("shared-%d", k)
-				if err := c.Put(key, []byte(key), false); err != nil {
-					errs <- err
+		for w := range 4 { // a run's workers share its Store
+			wg.Go(func() {
+				for k := w; k < keys; k += 4 {
+					key := fmt.Sprintf("shared-%d", k)
+					if err := c.Put(key, []byte(key), false); err != nil {
+						errs <- err
+					}
+					if err := c.Put(fmt.Sprintf("own-%d-%d", i, k), []byte("x"), true); err != nil {
+						errs <- err
+					}
+					if got, ok, err := c.Get(key); err != nil || !ok || string(got) != key {
+						errs <- fmt.Errorf("Get(%s) = %q %v %v", key, got, ok, err)
+					}
 				}
-				if err := c.Put(fmt.Sprintf("own-%d-%d", i, k), []byte("x"), true); err != nil {
-					errs <- err
-				}
-				if got, ok, err := c.Get(key); err != nil || !ok || string(got) != key {
-					errs <- fmt.Errorf("Get(%s) = %q %v %v", key, got, ok, err)
-				}
-			}
-		})
+			})
+		}
 	}
 	wg.Wait()
 	close(errs)

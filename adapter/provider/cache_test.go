@@ -266,3 +266,25 @@ func errorAs(err error, f **engine.Failure) bool {
 	*f = ff
 	return ok
 }
+
+// TestCacheKeepsNoSecret: a reply that echoes the key is kept with the key masked, as the
+// adapter reads it, so that the store holds no secret and a replay reads what the run read.
+func TestCacheKeepsNoSecret(t *testing.T) {
+	srv := newOAServer(t, oaResponse{body: oaCompletion(`{"answer":"your key is `+oaKey+`"}`, "stop")})
+	seen := &seenKeys{Cache: testCache(t)}
+	a := cacheAdapter(t, srv, CacheUse, seen)
+	q := map[string]any{"q": "What is my key?"}
+	first, err := a.Invoke(context.Background(), 0, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, ok, err := seen.Cache.Get(seen.keys[0])
+	if !ok || err != nil || strings.Contains(string(reply), oaKey) || !strings.Contains(string(reply), "your key is") {
+		t.Fatalf("kept %q (%v %v), want the reply with the key masked", reply, ok, err)
+	}
+	srv.Close()
+	again, err := cacheAdapter(t, srv, CacheOnly, seen).Invoke(context.Background(), 0, q)
+	if err != nil || mustJSON(again.(*engine.Answer).Output) != mustJSON(first.(*engine.Answer).Output) {
+		t.Errorf("the replay: %v %v, the run: %v", again, err, first)
+	}
+}

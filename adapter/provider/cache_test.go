@@ -288,3 +288,15 @@ func TestCacheKeepsNoSecret(t *testing.T) {
 		t.Errorf("the replay: %v %v, the run: %v", again, err, first)
 	}
 }
+
+// TestCacheOnlyNeedsNoKey: a replay from the cache alone sends nothing and so needs no
+// key; every other mode still does.
+func TestCacheOnlyNeedsNoKey(t *testing.T) {
+	cache := testCache(t)
+	for _, mode := range CacheModes {
+		_, err := NewFactory(Config{Name: "p", Kind: KindOpenAI, APIKeyEnv: "UNSET_KEY", CacheMode: mode, Cache: cache}, oaQATask(), func(string) string { return "" })
+		if unset := strings.Contains(errString(err), "UNSET_KEY"); unset != (mode != CacheOnly) {
+			t.Errorf("cache %s without the key: %v", mode, err)
+		}
+	}
+}

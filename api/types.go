@@ -168,8 +168,9 @@ type RunError = Diagnostic
 
 // Options are what a run was started with (store.Options).
 type Options struct {
-	Limit       int `json:"limit,omitempty"`
-	Concurrency int `json:"concurrency,omitempty"`
+	Limit          int `json:"limit,omitempty"`
+	Concurrency    int `json:"concurrency,omitempty"`
+	RecordRequests int `json:"record_requests,omitempty"` // store.Options.RecordRequests
 }
 
 // Run statuses (store.Status).

@@ -31,10 +31,15 @@ type Options struct {
 	// the examples to run and the dataset's digest. An error it returns ends the run with
 	// it (a resumed run whose dataset changed). Nil: nothing is told.
 	Validated   func(Validated) error
-	Concurrency int            // workers; 0 means DefaultConcurrency
-	Limit       int            // run only the first Limit examples; 0 means all
-	Results     io.Writer      // receives one ExampleResult per line, in index order
-	Progress    func(Progress) // called after each example, from one goroutine
+	Concurrency int // workers; 0 means DefaultConcurrency
+	// RecordRequests is how many examples, from the first by index, keep the request sent
+	// to a model (ExampleResult.Request): 0 means DefaultRecordRequests, RecordAll every
+	// example, RecordNone none. By index, so that what is kept is the same at any
+	// concurrency and on a resume.
+	RecordRequests int
+	Limit          int            // run only the first Limit examples; 0 means all
+	Results        io.Writer      // receives one ExampleResult per line, in index order
+	Progress       func(Progress) // called after each example, from one goroutine
 	// Prior returns the stored result of an example a previous, interrupted run already
 	// evaluated: it is reused, not evaluated again (resume). Nil: evaluate every example.
 	Prior func(index int) (ExampleResult, bool)
@@ -437,12 +442,12 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	res := ExampleResult{Index: ex.index, Row: ex.row}
 	out, err := invoke(ctx, ad, ex)
 	if a, ok := out.(*Answer); ok {
-		out, res.Usage, res.Request = a.Output, a.Usage, boundRequest(a.Request)
+		out, res.Usage, res.Request = a.Output, a.Usage, r.request(ex.index, a.Request)
 	}
 	if err != nil {
 		f := failureOf(err)
 		res.Status = f.Status
-		res.Usage, res.Request = f.Usage, boundRequest(f.Request)
+		res.Usage, res.Request = f.Usage, r.request(ex.index, f.Request)
 		res.Error = &ResultError{Code: f.Code, Message: f.Message}
 		if f.Status == StatusInvalidOutput {
 			res.Prediction = encodable(f.Prediction)
@@ -475,6 +480,39 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	s := sum / r.weights
 	res.Score, res.Contribution = &s, s
 	return res
+}
+
+// DefaultRecordRequests is how many examples keep their request by default: enough to
+// see what a prompt template sends, not a copy of every request of a large run.
+const DefaultRecordRequests = 20
+
+// RecordAll and RecordNone are Options.RecordRequests for every example and for none.
+const (
+	RecordAll  = -1
+	RecordNone = -2
+)
+
+// recordsRequest reports whether example index keeps its request (Options.RecordRequests).
+func (o Options) recordsRequest(index int) bool {
+	switch n := o.RecordRequests; {
+	case n == 0:
+		return index < DefaultRecordRequests
+	case n == RecordAll:
+		return true
+	case n < 0:
+		return false
+	default:
+		return index < n
+	}
+}
+
+// request is what example index keeps of the request sent: sent cut at MaxRequest, or
+// nothing when the run does not record its request (Options.RecordRequests).
+func (r *runner) request(index int, sent string) string {
+	if !r.opts.recordsRequest(index) {
+		return ""
+	}
+	return boundRequest(sent)
 }
 
 // boundRequest cuts a rendered request at MaxRequest, at a character boundary, with a

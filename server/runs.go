@@ -584,7 +584,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	j := newJob(plan, ws.Options{Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit})
+	j := newJob(plan, ws.Options{Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit, RecordRequests: run.Options.RecordRequests})
 	j.resume, j.total = true, run.Total
 	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
 		j.cancel(nil)

@@ -48,6 +48,9 @@ var ErrTransition = errors.New("status change not allowed")
 type Options struct {
 	Limit       int `json:"limit,omitempty"`
 	Concurrency int `json:"concurrency,omitempty"`
+	// RecordRequests is engine.Options.RecordRequests (0: the default), kept so that a
+	// resumed run records as it began.
+	RecordRequests int `json:"record_requests,omitempty"`
 }
 
 // RunSpec is what a new run evaluates.

@@ -44,7 +44,7 @@ func init() {
 		{"compile", "[--pretty] [--hash] FILE", "compile a benchmark to canonical JSON IR on stdout", runCompile},
 		{"validate", "[--json] FILE", "check a benchmark; print every problem with its position", runValidate},
 		{"fmt", "[-w] FILE", "print the canonical YAML spelling of a benchmark, or its diagnostics if it is invalid (-w rewrites a valid file)", runFmt},
-		{"run", "[--runtime FILE] [-o results.json] [--concurrency N] [--limit N] [--no-store] [--allow-outside] [--system ID]... [--model PROVIDER/MODEL]... [--system-file F.yaml]... [--parallel-systems N] [--fail-under X [--fail-under-ci]] [--junit FILE] [--cache MODE] BENCHMARK", "run a benchmark (YAML or IR JSON) against its AI-system, or against each system named", runRun},
+		{"run", "[--runtime FILE] [-o results.json] [--concurrency N] [--limit N] [--no-store] [--allow-outside] [--system ID]... [--model PROVIDER/MODEL]... [--system-file F.yaml]... [--parallel-systems N] [--fail-under X [--fail-under-ci]] [--junit FILE] [--cache MODE] [--record-requests] BENCHMARK", "run a benchmark (YAML or IR JSON) against its AI-system, or against each system named", runRun},
 		{"runs", "list|show|export|compare [flags] [ID]...", "list, show, export and compare the runs stored in a workspace (a run ID: any unique start or end of it)", runRuns},
 		{"report", "[-o report.html] [--examples N] [--workspace DIR] RUN...", "write a self-contained HTML report of stored runs: identities, score and interval, counts, charts, leaderboards, the first N failing examples", runReport},
 		{"leaderboard", "[--json] [--dataset DIGEST] [--workspace DIR] BENCHMARK", "rank the AI-systems that took a benchmark on one dataset, from the workspace's runs", runLeaderboard},

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +38,7 @@ func runRun(e *env, args []string) int {
 	var g gate
 	g.define(fs)
 	cacheMode := fs.String("cache", "", "model AI-systems' response cache, kept in the workspace's store: `MODE` off, use (replay the replies it holds, keep those of the requests sent), refresh (send every request, keep the new replies) or only (replay without the network: a request it holds no reply to is a cache_miss execution error) (default: each provider's cache: in the runtime file, else off)")
+	recordAll := fs.Bool("record-requests", false, fmt.Sprintf("keep the request sent to a model (rendered, no secret, artifacts as markers) for every example, shown with its result (default: the first %d examples; --record-requests=false: none)", engine.DefaultRecordRequests))
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`: one testcase per example, a failure for each one not valid or scoring below 1, its fields in the message (several systems: one testsuite each)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), runExitCodes) }
@@ -74,7 +76,7 @@ func runRun(e *env, args []string) int {
 		setup.Cache = cache.Open
 	}
 	settings := runSettings{bench: pos[0], ws: ws, out: *out, store: !*noStore && pos[0] != "-",
-		opts: store.Options{Limit: *limit, Concurrency: *concurrency}, gate: g, junit: *junit}
+		opts: store.Options{Limit: *limit, Concurrency: *concurrency, RecordRequests: recordRequests(fs, *recordAll)}, gate: g, junit: *junit}
 	if len(chosen.list) > 0 {
 		settings.outGiven = flagGiven(fs, "o")
 		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel)
@@ -267,7 +269,7 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 		obs.Progress = bar.update
 		bar.keepStderr(res.rec.stderrLog()) // on a terminal, which shows only its beginning
 	}
-	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, Results: jsonl},
+	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, RecordRequests: r.opts.RecordRequests, Results: jsonl},
 		res.rec.record(), obs)
 	if bar != nil {
 		bar.finish()
@@ -414,4 +416,17 @@ func commandFiles(runtimeFile string) []guarded {
 		files = append(files, guarded{p, fmt.Sprintf("%s, a file a binding's command in the runtime file %s runs or reads, which no output replaces", p, runtimeFile)})
 	}
 	return files
+}
+
+// recordRequests is --record-requests as engine.Options.RecordRequests: every example when
+// given, none when given false, the default (the first engine.DefaultRecordRequests) when
+// not given.
+func recordRequests(fs *flag.FlagSet, all bool) int {
+	switch {
+	case !flagGiven(fs, "record-requests"):
+		return 0
+	case all:
+		return engine.RecordAll
+	}
+	return engine.RecordNone
 }

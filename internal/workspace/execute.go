@@ -18,9 +18,12 @@ var ErrCancelled = errors.New("cancelled by a user")
 
 // Options are the choices of one execution of a plan.
 type Options struct {
-	Concurrency int       // workers; 0: engine.DefaultConcurrency
-	Limit       int       // only the first Limit examples; 0: all
-	Results     io.Writer // the JSONL stream of results (benchy run's), or nil
+	Concurrency int // workers; 0: engine.DefaultConcurrency
+	Limit       int // only the first Limit examples; 0: all
+	// RecordRequests is how many examples keep the request sent to a model:
+	// engine.Options.RecordRequests (0: the first engine.DefaultRecordRequests).
+	RecordRequests int
+	Results        io.Writer // the JSONL stream of results (benchy run's), or nil
 	// Prior gives the results stored by an earlier execution of the run, which are reused
 	// (a resume); nil evaluates every example.
 	Prior func(index int) (engine.ExampleResult, bool)
@@ -113,7 +116,7 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			totalKnown = true
 			return nil
 		},
-		Concurrency: opts.Concurrency, Limit: opts.Limit, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,
+		Concurrency: opts.Concurrency, Limit: opts.Limit, RecordRequests: opts.RecordRequests, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,
 		Progress: func(pr engine.Progress) {
 			if !totalKnown && rec.Store != nil {
 				if err := rec.Store.MarkRunning(rec.ID, pr.Total); err != nil && obs.Warn != nil {

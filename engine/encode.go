@@ -80,6 +80,13 @@ func appendResult(b []byte, res *ExampleResult, keys []string) ([]byte, []string
 			b = append(b, `,"cached":`...)
 			b = strconv.AppendBool(b, *u.Cached)
 		}
+		if u.CostUSD != nil {
+			if c := *u.CostUSD; math.IsNaN(c) || math.IsInf(c, 0) {
+				return nil, keys, errNotSimple // encoding/json's error, not a line
+			}
+			b = append(b, `,"cost_usd":`...)
+			b = appendFloat(b, *u.CostUSD)
+		}
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...), keys, nil

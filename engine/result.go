@@ -38,6 +38,11 @@ type Usage struct {
 	// Cached says the reply came from the workspace's response cache (true) or from the
 	// provider with the cache on (false); nil when the run used no cache.
 	Cached *bool `json:"cached,omitempty"`
+	// CostUSD is what the call cost in US dollars, at the prices the runtime file gives for
+	// the model: tokens × price per million / 1e6, not rounded. nil when the model has no
+	// price (unknown, not free); 0 for a reply replayed from the response cache, which paid
+	// for nothing.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // CacheCounts are a run's response-cache lookups: examples answered from the cache (hits)
@@ -53,6 +58,10 @@ type UsageTotals struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	LatencyMS    float64 `json:"latency_ms"`
+	// CostUSD sums Usage.CostUSD over the examples that have one (PricedExamples of them);
+	// nil when none has.
+	CostUSD        *float64 `json:"cost_usd,omitempty"`
+	PricedExamples int      `json:"priced_examples,omitempty"`
 }
 
 // FieldScore is the exact-match score of one scoring dimension.

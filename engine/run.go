@@ -395,6 +395,15 @@ func (r *runner) changed(d *dataset, when string) *Abort {
 		"the dataset file changed %s, so its digest would not name the exam the AI-system took; start the run again", when)
 }
 
+// addCost adds c to a sum that is nil before the first priced example.
+func addCost(sum *float64, c float64) *float64 {
+	if sum == nil {
+		return &c
+	}
+	v := *sum + c
+	return &v
+}
+
 // record adds one result, in index order, to the running totals.
 func (r *runner) record(res ExampleResult) {
 	r.summary.Examples++
@@ -406,6 +415,10 @@ func (r *runner) record(res ExampleResult) {
 		r.usage.InputTokens += u.InputTokens
 		r.usage.OutputTokens += u.OutputTokens
 		r.usage.LatencyMS += u.LatencyMS
+		if u.CostUSD != nil {
+			r.usage.PricedExamples++
+			r.usage.CostUSD = addCost(r.usage.CostUSD, *u.CostUSD)
+		}
 		if u.Cached != nil {
 			if r.cache == nil {
 				r.cache = &CacheCounts{}

@@ -60,9 +60,10 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 		}
 	}
 	c := newClient(cfg, key)
-	var w wire = openAI{c.secrets}
+	price := cfg.price(task.System.Model)
+	var w wire = openAI{c.secrets, price}
 	if cfg.Kind == KindAnthropic {
-		w = anthropic{c.secrets}
+		w = anthropic{c.secrets, price}
 	}
 	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
@@ -179,6 +180,9 @@ func (a *modelAdapter) answer(reply []byte, request string, start time.Time, fro
 		usage = &engine.Usage{}
 	}
 	usage.LatencyMS, usage.Cached = since(start), fromCache
+	if usage.CostUSD != nil && fromCache != nil && *fromCache {
+		*usage.CostUSD = 0 // a replay paid for nothing
+	}
 	if f != nil {
 		f.Usage, f.Request = usage, request
 		return nil, a.c.redact(f)

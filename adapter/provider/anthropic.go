@@ -12,7 +12,10 @@ import (
 
 // anthropic speaks Anthropic's Messages API. secrets are masked in the snippets of replies
 // its messages quote.
-type anthropic struct{ secrets *redact.Secrets }
+type anthropic struct {
+	secrets *redact.Secrets
+	price   *Price // the model's, nil for none: each reply's cost
+}
 
 // anthropicVersion is the API version the request and reply shapes below follow.
 const anthropicVersion = "2023-06-01"
@@ -146,6 +149,10 @@ func (a anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.
 			InputTokens:  r.Usage.InputTokens + r.Usage.CacheCreationInputTokens + r.Usage.CacheReadInputTokens,
 			OutputTokens: r.Usage.OutputTokens,
 		}
+		// Cache writes are priced as other input tokens: Anthropic's surcharge on them is
+		// not in the runtime file's prices.
+		setCost(usage, a.price, tokens{input: r.Usage.InputTokens + r.Usage.CacheCreationInputTokens,
+			cachedInput: r.Usage.CacheReadInputTokens, output: r.Usage.OutputTokens})
 	}
 	if r.Error != nil {
 		return nil, usage, engine.ExecutionError(diag.ProviderError, "%s: %s", r.Error.Type, r.Error.Message)

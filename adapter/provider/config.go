@@ -34,6 +34,9 @@ type Config struct {
 	Timeout           time.Duration // per request
 	StructuredOutput  string        // ModeJSONSchema or ModeJSONMode
 	CacheMode         string        // one of CacheModes; "" is CacheOff
+	// Prices are the runtime file's prices: per model name, what a million tokens cost
+	// (cost.go). A model with none has no cost_usd.
+	Prices map[string]Price
 	// Cache is the response cache CacheMode uses: the run service sets it (the workspace
 	// store's), never the runtime file. nil: none, and a mode other than off is refused.
 	Cache Cache

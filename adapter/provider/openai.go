@@ -13,8 +13,11 @@ import (
 
 // openAI speaks Chat Completions, the protocol of OpenAI and of the servers that copy it
 // (vLLM, Ollama, llama.cpp, LM Studio). secrets are masked in the snippets of replies its
-// messages quote.
-type openAI struct{ secrets *redact.Secrets }
+// messages quote; price, the model's (nil: none), gives each reply its cost.
+type openAI struct {
+	secrets *redact.Secrets
+	price   *Price
+}
 
 func (openAI) endpoint() string { return "/chat/completions" }
 
@@ -143,6 +146,11 @@ type oaReply struct {
 	Usage *struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
+		// PromptTokensDetails.CachedTokens are the prompt tokens read from OpenAI's prompt
+		// cache, counted in PromptTokens too.
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 }
 
@@ -157,6 +165,11 @@ func (o openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failur
 	var usage *engine.Usage
 	if r.Usage != nil {
 		usage = &engine.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
+		cachedIn := 0
+		if d := r.Usage.PromptTokensDetails; d != nil {
+			cachedIn = min(max(d.CachedTokens, 0), r.Usage.PromptTokens)
+		}
+		setCost(usage, o.price, tokens{input: r.Usage.PromptTokens - cachedIn, cachedInput: cachedIn, output: r.Usage.CompletionTokens})
 	}
 	if len(r.Choices) == 0 {
 		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no choices: %s", snippet(o.secrets, body))

@@ -220,7 +220,7 @@ func TestParseProviders(t *testing.T) {
 	var names []string
 	for _, got := range f.Providers {
 		names = append(names, got.Name)
-		if w := want[got.Name]; got != w {
+		if w := want[got.Name]; !reflect.DeepEqual(got, w) {
 			t.Errorf("provider %s =\n %+v\nwant\n %+v", got.Name, got, w)
 		}
 	}

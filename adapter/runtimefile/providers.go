@@ -14,7 +14,7 @@ import (
 // benchmark may name in ai-system.provider.
 
 // providerKeys are a provider's keys, in the order the documentation gives them.
-var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "max_retries", "timeout", "structured_output", "cache"}
+var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "max_retries", "timeout", "structured_output", "cache", "prices"}
 
 var (
 	kinds = []string{string(provider.KindOpenAI), string(provider.KindAnthropic)}
@@ -75,6 +75,8 @@ func (p *parser) provider(e yamlnode.Pair) (provider.Config, bool) {
 			cfg.StructuredOutput = p.choice(owner, "structured_output", modes, "json_schema (the default) or json_mode", e.Value, at)
 		case "cache":
 			cfg.CacheMode = p.choice(owner, "cache", provider.CacheModes, "off (the default), use, refresh or only", e.Value, at)
+		case "prices":
+			cfg.Prices = p.prices(owner, e.Value, at)
 		default:
 			if secretKey(e.Key) {
 				// Only the key's name is repeated, never its value.

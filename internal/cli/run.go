@@ -323,6 +323,10 @@ func printSummary(w io.Writer, rep *engine.Report, out string) {
 		}
 		fmt.Fprintf(w, "response cache: %s, %s\n", count(c.Hits, "hit"), misses)
 	}
+	if u := rep.Usage; u != nil && u.CostUSD != nil {
+		// Printed to 4 decimals; the report keeps the unrounded sum.
+		fmt.Fprintf(w, "cost $%.4f (%d of %s priced)\n", *u.CostUSD, u.PricedExamples, count(rep.Summary.Examples, "example"))
+	}
 	if worst := worstDimensions(rep.Dimensions, 3); len(worst) > 0 && weighted(rep.Dimensions) > 1 {
 		label := "worst dimensions"
 		if len(worst) == 1 {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -396,12 +397,12 @@ func TestHardeningDurableSave(t *testing.T) {
 	var tmpFD, dirFD string
 	synced := map[string]bool{}
 	renamed, syncedAfter := false, false
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range joinResumed(strings.Split(string(data), "\n")) {
 		switch {
 		case strings.Contains(line, "openat(") && strings.Contains(line, `.tmp"`) && strings.Contains(line, "O_CREAT"): // randomName
 			tmpFD = retval(line)
 		case strings.Contains(line, "fsync(") || strings.Contains(line, "fdatasync("):
-			fd := line[strings.IndexByte(line, '(')+1 : strings.IndexByte(line, ')')]
+			fd, _, _ := strings.Cut(line[strings.IndexByte(line, '(')+1:], ")")
 			synced[fd] = true
 			if renamed && fd == dirFD {
 				syncedAfter = true
@@ -421,6 +422,27 @@ func TestHardeningDurableSave(t *testing.T) {
 }
 
 // retval is the result of a system call strace shows.
+// joinResumed puts together the calls strace -f splits when threads interleave:
+// "PID fsync(7 <unfinished ...>" and, later, "PID <... fsync resumed>) = 0" become
+// "PID fsync(7) = 0", so that each call is one line (a split one made the parse panic).
+func joinResumed(lines []string) []string {
+	open := map[string]string{} // by pid: the start of a call not finished
+	var out []string
+	for _, line := range lines {
+		pid, _, _ := strings.Cut(line, " ")
+		if start, ok := strings.CutSuffix(line, " <unfinished ...>"); ok {
+			open[pid] = start
+			continue
+		}
+		if i := strings.Index(line, " resumed>"); i >= 0 && strings.Contains(line, "<... ") {
+			line = open[pid] + line[i+len(" resumed>"):]
+			delete(open, pid)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 func retval(line string) string {
 	i := strings.LastIndex(line, "= ")
 	if i < 0 {
@@ -438,5 +460,28 @@ func TestDurableSaveChild(t *testing.T) {
 	srv := newTestServer(t, Config{Workspace: dir})
 	if r := call(t, srv, "PUT", "/api/files/data/saved.jsonl", `{"base64": "e30K"}`); r.status != http.StatusOK {
 		t.Fatalf("upload: %d %s", r.status, r.body)
+	}
+}
+
+// TestJoinResumed: a call strace split between two threads' lines is one line again, and
+// a line the split left without its ')' no longer panics the durable-save parse.
+func TestJoinResumed(t *testing.T) {
+	got := joinResumed([]string{
+		`101 openat(AT_FDCWD, "data/x.tmp", O_RDWR|O_CREAT|O_EXCL, 0600 <unfinished ...>`,
+		`102 fsync(9 <unfinished ...>`,
+		`101 <... openat resumed>) = 7`,
+		`102 <... fsync resumed>) = 0`,
+		`101 fsync(7) = 0`,
+	})
+	want := []string{
+		`101 openat(AT_FDCWD, "data/x.tmp", O_RDWR|O_CREAT|O_EXCL, 0600) = 7`,
+		`102 fsync(9) = 0`,
+		`101 fsync(7) = 0`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("joinResumed:\n%q\nwant\n%q", got, want)
+	}
+	if retval(got[0]) != "7" {
+		t.Errorf("retval(%q) = %q, want 7", got[0], retval(got[0]))
 	}
 }

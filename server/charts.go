@@ -49,11 +49,7 @@ func (s *Server) charts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeError(fmt.Errorf("run %s's stored IR: %w", run.ID, err))
 	}
-	var enums []store.Enum
-	for _, l := range store.EnumDimensions(b) {
-		enums = append(enums, store.Enum{Path: l.Path, Values: l.Field.Values})
-	}
-	c, err := s.st.Charts(run.ID, enums)
+	c, err := s.st.Charts(run.ID, store.EnumsOf(b)) // the enums the run's writer counted
 	if err != nil {
 		return storeError(err)
 	}

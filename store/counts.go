@@ -26,7 +26,8 @@ const (
 )
 
 // EnumsOf are the enum fields of b's program output, in declaration order: what a Writer
-// counts confusion cells of (Labels), a superset of the scored ones the charts show.
+// counts confusion cells of (Labels) and the charts and a confusion cell filter ask for:
+// every output leaf is a scoring dimension, so these are the enum dimensions.
 func EnumsOf(b *ir.Benchmark) []Enum {
 	var out []Enum
 	for _, l := range b.Program.Output.Leaves() {

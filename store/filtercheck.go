@@ -112,10 +112,10 @@ func checkCell(f api.Filter, b *ir.Benchmark, given func(string) bool, name func
 	var names []string
 	var cell *Cell
 	var values []string
-	for _, l := range EnumDimensions(b) {
-		names = append(names, api.DimensionKey(l.Path))
-		if api.DimensionKey(l.Path) == f.Field {
-			cell, values = &Cell{Path: l.Path, Expected: f.Expected, Predicted: f.Predicted}, l.Field.Values
+	for _, e := range EnumsOf(b) {
+		names = append(names, api.DimensionKey(e.Path))
+		if api.DimensionKey(e.Path) == f.Field {
+			cell, values = &Cell{Path: e.Path, Expected: f.Expected, Predicted: f.Predicted}, e.Values
 		}
 	}
 	switch {
@@ -129,24 +129,6 @@ func checkCell(f api.Filter, b *ir.Benchmark, given func(string) bool, name func
 		return nil, fmt.Errorf("%s %q is not a value of %s (%s)", name(api.QPredicted), clip(f.Predicted), f.Field, strings.Join(values, ", "))
 	}
 	return cell, nil
-}
-
-// EnumDimensions are the output leaves of b that are enums and scoring dimensions, in
-// declaration order: the confusion matrices.
-func EnumDimensions(b *ir.Benchmark) []ir.Leaf {
-	var out []ir.Leaf
-	for _, l := range b.Program.Output.Leaves() {
-		if l.Field.Type != ir.TypeEnum {
-			continue
-		}
-		for _, d := range b.Scoring.Dimensions {
-			if slices.Equal(d.Path, l.Path) {
-				out = append(out, l)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // clip is a value as a refusal quotes it: 200 bytes at most.

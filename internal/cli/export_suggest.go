@@ -40,10 +40,10 @@ func filterSuggestion(f api.Filter, b *ir.Benchmark, err error) string {
 	for _, d := range b.Scoring.Dimensions {
 		dims = append(dims, api.DimensionKey(d.Path))
 	}
-	for _, l := range store.EnumDimensions(b) {
-		enums = append(enums, api.DimensionKey(l.Path))
-		if api.DimensionKey(l.Path) == f.Field {
-			values = l.Field.Values
+	for _, e := range store.EnumsOf(b) {
+		enums = append(enums, api.DimensionKey(e.Path))
+		if api.DimensionKey(e.Path) == f.Field {
+			values = e.Values
 		}
 	}
 	for _, c := range []struct {

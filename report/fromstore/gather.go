@@ -68,7 +68,7 @@ func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
 	if json.Unmarshal(r.IR, &b) == nil {
 		out.Program = b.Program
 	}
-	if out.Charts, err = st.Charts(r.ID, enums(out.Program.Output)); err != nil {
+	if out.Charts, err = st.Charts(r.ID, store.EnumsOf(&b)); err != nil {
 		return out, err
 	}
 	top, err := st.TopError(r.ID)
@@ -116,15 +116,4 @@ func boards(st *store.Store, s *report.Section) error {
 		s.Boards = append(s.Boards, b)
 	}
 	return nil
-}
-
-// enums are the enum dimensions of output, for their confusion matrices.
-func enums(output ir.Field) []store.Enum {
-	var out []store.Enum
-	for _, l := range output.Leaves() {
-		if l.Field.Type == ir.TypeEnum {
-			out = append(out, store.Enum{Path: l.Path, Values: l.Field.Values})
-		}
-	}
-	return out
 }

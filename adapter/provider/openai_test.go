@@ -574,8 +574,15 @@ func TestOpenAIKey(t *testing.T) {
 
 // BenchmarkOpenAIOverhead measures a text example against a local server that answers at
 // once with a fixed reply: "call" is the whole Invoke (loopback HTTP included), "adapter"
-// the adapter's own work — Render, the request body and the reply — without the network.
+// the adapter's own work — rendering the prompt, the request body and the reply — without
+// the network.
 func BenchmarkOpenAIOverhead(b *testing.B) {
+	benchmarkOverhead(b, "You answer questions about the context. Reply with JSON only.")
+}
+
+// benchmarkOverhead is BenchmarkOpenAIOverhead with the prompt file prompt (a template, or
+// plain text).
+func benchmarkOverhead(b *testing.B, prompt string) {
 	task := Task{
 		System: ir.AISystem{Model: "gpt-test", Parameters: map[string]any{"temperature": 0.0, "max_tokens": 256.0}},
 		Input: ir.Field{Type: ir.TypeObject, Fields: []ir.Field{
@@ -588,7 +595,7 @@ func BenchmarkOpenAIOverhead(b *testing.B) {
 			{Name: "label", Type: ir.TypeEnum, Values: []string{"yes", "no", "unknown"}},
 			{Name: "date", Type: ir.TypeDate},
 		}},
-		Prompt: "You answer questions about the context. Reply with JSON only.",
+		Prompt: prompt,
 	}
 	input := map[string]any{
 		"question": "Is the invoice paid?",
@@ -621,17 +628,17 @@ func BenchmarkOpenAIOverhead(b *testing.B) {
 	})
 
 	b.Run("adapter", func(b *testing.B) {
-		w := openAI{}
+		a, _ := oaAdapter(b, Config{BaseURL: "http://127.0.0.1:9/v1"}, task)
 		b.ReportAllocs()
 		for b.Loop() {
-			parts, err := Render(task.Input, input)
+			t, parts, err := a.render(input)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := w.body(&task, ModeJSONSchema, parts); err != nil {
+			if _, err := a.w.body(t, ModeJSONSchema, parts); err != nil {
 				b.Fatal(err)
 			}
-			if _, _, f := w.reply(reply, ModeJSONSchema); f != nil {
+			if _, _, f := a.w.reply(reply, ModeJSONSchema); f != nil {
 				b.Fatal(f)
 			}
 		}

@@ -1,30 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/benchy-eval/benchy/internal/testkit"
 )
-
-// TestUsageCachedEncodes: usage.cached is written as encoding/json writes it: absent with
-// no cache, true for a reply from the cache, false for one from the provider.
-func TestUsageCachedEncodes(t *testing.T) {
-	yes, no := true, false
-	for _, u := range []*Usage{{InputTokens: 3, OutputTokens: 4, LatencyMS: 1.5}, {LatencyMS: 0.01, Cached: &yes}, {InputTokens: 1, Cached: &no}} {
-		res := ExampleResult{Status: StatusExecutionError, Error: &ResultError{Code: "cache_miss", Message: "m"}, Usage: u}
-		want, err := stdEncode(&res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := (&resultEncoder{w: &got}).encode(&res); err != nil || !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("usage %+v:\n got %s\nwant %s (%v)", u, got.Bytes(), want, err)
-		}
-	}
-}
 
 // TestReportCountsCache: the report's cache counts the examples whose usage says where the
 // reply came from (hits true, misses false) and is absent when none says.

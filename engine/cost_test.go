@@ -1,34 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/benchy-eval/benchy/internal/testkit"
 )
-
-// TestUsageCostEncodes: usage.cost_usd is written as encoding/json writes it: absent with
-// no price, 0 for a replay, the unrounded float otherwise (tiny ones in e-notation).
-func TestUsageCostEncodes(t *testing.T) {
-	costs := []float64{0, 0.0123, 1.5e-7, 3, 2.0 / 3}
-	usages := []*Usage{{InputTokens: 3, OutputTokens: 4, LatencyMS: 1.5}}
-	for i := range costs {
-		usages = append(usages, &Usage{InputTokens: 10, OutputTokens: 2, LatencyMS: 0.5, CostUSD: &costs[i]})
-	}
-	for _, u := range usages {
-		res := ExampleResult{Status: StatusValid, Prediction: map[string]any{"a": "b"}, FieldScores: []FieldScore{}, Usage: u}
-		want, err := stdEncode(&res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := (&resultEncoder{w: &got}).encode(&res); err != nil || !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("usage %+v:\n got %s\nwant %s (%v)", u, got.Bytes(), want, err)
-		}
-	}
-}
 
 // TestReportSumsCost: the report's usage.cost_usd sums the examples that have a cost and
 // counts them; a run with no priced example has none (unknown, not $0).

@@ -126,6 +126,20 @@ func TestAppendResultAgrees(t *testing.T) {
 		{Index: 6, Status: StatusInvalidOutput, Prediction: []any(nil), Error: &ResultError{Code: "wrong_type", Path: nil, Message: "m"}},
 		{Index: 7, Status: StatusInvalidOutput, Prediction: []any{float32(1.5), int32(2), uint(3)}, Error: &ResultError{Code: "wrong_type", Path: []string{}, Message: ""}},
 	}
+	// Usage beside A.14: tokens and latency; where the reply came from (cached: absent with
+	// no cache, true from it, false from the provider); its cost (absent without a price, 0
+	// for a replay, the unrounded float otherwise, tiny ones in e-notation).
+	yes, no := true, false
+	costs := []float64{0, 0.0123, 1.5e-7, 3, 2.0 / 3}
+	usages := []*Usage{{InputTokens: 3, OutputTokens: 4, LatencyMS: 1.5}, {LatencyMS: 0.01, Cached: &yes}, {InputTokens: 1, Cached: &no}}
+	for i := range costs {
+		usages = append(usages, &Usage{InputTokens: 10, OutputTokens: 2, LatencyMS: 0.5, CostUSD: &costs[i]})
+	}
+	for i, u := range usages {
+		results = append(results,
+			ExampleResult{Index: 8 + 2*i, Status: StatusValid, Prediction: map[string]any{"a": "b"}, FieldScores: []FieldScore{}, Usage: u},
+			ExampleResult{Index: 9 + 2*i, Status: StatusExecutionError, Error: &ResultError{Code: "cache_miss", Message: "m"}, Usage: u})
+	}
 	for _, res := range results {
 		want, err := stdEncode(&res)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -101,10 +102,9 @@ func TestCharts(t *testing.T) {
 	}
 }
 
-// TestRunHealth: a run in which every example is an execution error is failed
-// infrastructure, with its most frequent code, message and count, on its page and in the
-// listing; a run with a few errors is not failed.
-func TestRunHealth(t *testing.T) {
+// downAndFine serves a workspace with two completed runs: down (down/benchmark.yaml), all
+// five of its examples execution errors, and fine (slow/benchmark.yaml), a few of them.
+func downAndFine(t *testing.T) (srv *httptest.Server, down, fine string) {
 	dir := runWorkspace(t, slow{})
 	var rows strings.Builder
 	for i := range 5 {
@@ -113,11 +113,19 @@ func TestRunHealth(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "down"), 0o755)
 	os.WriteFile(filepath.Join(dir, "down", "benchmark.yaml"), []byte(slowYAML), 0o644)
 	os.WriteFile(filepath.Join(dir, "down", "data.jsonl"), []byte(rows.String()), 0o644)
-	_, srv := serve(t, Config{Workspace: dir})
-	down := startRun(t, srv, `{"benchmark": "down/benchmark.yaml"}`)
-	fine := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml"}`)
+	_, srv = serve(t, Config{Workspace: dir})
+	down = startRun(t, srv, `{"benchmark": "down/benchmark.yaml"}`)
+	fine = startRun(t, srv, `{"benchmark": "slow/benchmark.yaml"}`)
 	waitStatus(t, srv, down, store.Completed)
 	waitStatus(t, srv, fine, store.Completed)
+	return srv, down, fine
+}
+
+// TestRunHealth: a run in which every example is an execution error is failed
+// infrastructure, with its most frequent code, message and count, on its page and in the
+// listing; a run with a few errors is not failed.
+func TestRunHealth(t *testing.T) {
+	srv, down, fine := downAndFine(t)
 
 	h := getRun(t, srv, down).Health
 	if h == nil || !h.Failed || h.Code != "adapter_error" || h.Count != 5 || h.Examples != 5 || !strings.Contains(h.Message, "cannot read fail-") {

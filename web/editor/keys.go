@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-eval/benchy/web/ui"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -14,10 +15,9 @@ import (
 // nothing of the form's rewrites of the text. The path to save to keeps the browser's undo:
 // it is not part of the text. It returns what stops listening.
 func (e *Page) listenKeys(ctx app.Context) func() {
-	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
-		ev := args[0]
+	return ui.ListenWindow("keydown", func(ev app.Value) {
 		if !(ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()) || ev.Get("altKey").Bool() {
-			return nil
+			return
 		}
 		key, code, shift := strings.ToLower(ev.Get("key").String()), ev.Get("code").String(), ev.Get("shiftKey").Bool()
 		var do func(app.Context, app.Event)
@@ -34,14 +34,7 @@ func (e *Page) listenKeys(ctx app.Context) func() {
 			ev.Call("preventDefault")
 			ctx.Dispatch(func(ctx app.Context) { do(ctx, app.Event{Value: ev}) })
 		}
-		return nil
 	})
-	win := app.Window()
-	win.Call("addEventListener", "keydown", fn)
-	return func() {
-		win.Call("removeEventListener", "keydown", fn)
-		fn.Release()
-	}
 }
 
 func inSavePath(ev app.Value) bool {

@@ -3,6 +3,7 @@ package results
 import (
 	"net/url"
 
+	"github.com/benchy-eval/benchy/web/ui"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -11,31 +12,23 @@ import (
 // list, j or ↓ opens the first example of the page. Keys typed into a control (the search
 // box, a select) are theirs. It returns what stops listening.
 func (p *Page) listenKeys(ctx app.Context) func() {
-	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
-		ev := args[0]
+	return ui.ListenWindow("keydown", func(ev app.Value) {
 		if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || inControl(ev) {
-			return nil
+			return
 		}
 		key := ev.Get("key").String()
 		switch key {
 		case "j", "k", "Escape":
 		case "ArrowDown", "ArrowUp":
 			if p.example < 0 { // the list scrolls with them (the app runs on one thread: p is read as it is)
-				return nil
+				return
 			}
 		default:
-			return nil
+			return
 		}
 		ev.Call("preventDefault")
 		ctx.Dispatch(func(ctx app.Context) { p.onKey(ctx, key) })
-		return nil
 	})
-	win := app.Window()
-	win.Call("addEventListener", "keydown", fn)
-	return func() {
-		win.Call("removeEventListener", "keydown", fn)
-		fn.Release()
-	}
 }
 
 // onKey acts on a key and reports whether it did. A key that moves from what has not

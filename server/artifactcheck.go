@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
@@ -103,8 +104,28 @@ func (s *Server) workspaceRel(p string) (string, bool) {
 // (runtimeLike, the check PUT /api/benchmarks makes). Media compile to one diagnostic at
 // their first byte that is not UTF-8.
 func runtimeText(f *os.File) bool {
+	// A runtime file is UTF-8 text: media are told by their first bytes, without reading
+	// (and compiling) a MiB of each image or audio file at every range request a player
+	// makes.
+	head := make([]byte, 512)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return true // unread: not known to be safe
+	}
+	if head = head[:n]; n == cap(head) { // the last character may be cut by the head's end
+		i := n - 1
+		for i > 0 && i > n-utf8.UTFMax && !utf8.RuneStart(head[i]) {
+			i--
+		}
+		if !utf8.FullRune(head[i:]) {
+			head = head[:i]
+		}
+	}
+	if !utf8.Valid(head) {
+		return false
+	}
 	buf := make([]byte, yamlnode.MaxSize+1)
-	n, err := f.ReadAt(buf, 0)
+	n, err = f.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
 		return true // unread: not known to be safe
 	}

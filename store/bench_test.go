@@ -189,7 +189,7 @@ func BenchmarkExport(b *testing.B) {
 			var out countingWriter
 			b.ResetTimer()
 			for range b.N {
-				if err := s.Export(id, f, &out); err != nil {
+				if err := exportAll(s, id, f, &out); err != nil {
 					b.Fatal(err)
 				}
 			}

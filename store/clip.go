@@ -16,7 +16,7 @@ import (
 // message, a dataset row's input or expected output. An AI-system's answer line may be
 // 64 MiB and is stored whole, a dataset row 1 MiB; a page of 1,000 results that carried
 // them whole was a 224 MB body and 1.1 GB of memory. Beyond the bound a value is its start
-// and a marker (Clip); exports (Export) stay whole.
+// and a marker (Clip); exports (ExportRows) stay whole.
 const MaxShown = 16 << 10
 
 // Clip is the JSON value whose text, or with size above MaxShown its start, is raw (size:

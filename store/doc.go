@@ -8,7 +8,7 @@
 // it already has and asks the AI-system only for the missing indices (Prior feeds
 // engine.Options.Prior; Done and Result answer one index at a time).
 //
-// Reading is built for large runs: Page is keyset pagination over an index, and Export
+// Reading is built for large runs: Page is keyset pagination over an index, and ExportRows
 // streams one row at a time, so a run of a million examples costs the same memory as ten.
 //
 // The driver is modernc.org/sqlite, a translation of SQLite's C to Go: no cgo, so benchy stays

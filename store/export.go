@@ -1,17 +1,11 @@
 package store
 
 import (
-	"bufio"
-	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
-
-	"github.com/benchy-eval/benchy/engine"
 )
 
 // Format is an export format.
@@ -30,92 +24,6 @@ var ErrNoReport = errors.New("the run has no report")
 // score); error_path and prediction are JSON text. A cell a spreadsheet would take for a
 // formula is written with a ' in front (safeCell).
 var csvHeader = []string{"index", "status", "score", "contribution", "error_code", "error_path", "prediction"}
-
-// Export writes the results of run id, in index order, as format. It reads one row at a
-// time from one snapshot, so memory stays flat however large the run; a JSON export needs
-// the report, so only a completed run has one.
-func (s *Store) Export(id string, format Format, w io.Writer) error {
-	var rep sql.NullString
-	var status string
-	switch err := s.r.QueryRow(`SELECT report, status FROM runs WHERE id = ?`, id).Scan(&rep, &status); {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("run %s: %w", id, ErrNotFound)
-	case err != nil:
-		return err
-	}
-	var head struct {
-		Summary engine.Summary `json:"summary"`
-	}
-	switch format {
-	case JSON:
-		if !rep.Valid {
-			return fmt.Errorf("run %s is %s: %w", id, status, ErrNoReport)
-		}
-		if err := json.Unmarshal([]byte(rep.String), &head); err != nil {
-			return err
-		}
-	case JSONL, CSV:
-	default:
-		return fmt.Errorf("unknown export format %q: want json, jsonl or csv", format)
-	}
-
-	rows, err := s.r.Query(`SELECT result FROM results WHERE run_id = ? ORDER BY idx`, id)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	bw := bufio.NewWriterSize(w, 256<<10)
-	var cw *csv.Writer
-	switch format {
-	case JSON:
-		body := rep.String
-		bw.WriteString(body[:len(body)-1]) // the report without its closing brace
-		bw.WriteString(`,"results":[`)
-	case CSV:
-		cw = csv.NewWriter(bw)
-		cw.Write(csvHeader)
-	}
-	var body sql.RawBytes
-	var rec csvRecord
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(&body); err != nil {
-			return err
-		}
-		switch format {
-		case JSON:
-			if n > 0 {
-				bw.WriteByte(',')
-			}
-			bw.Write(body)
-		case JSONL:
-			bw.Write(body)
-			bw.WriteByte('\n')
-		case CSV:
-			if err := rec.write(cw, body); err != nil {
-				return fmt.Errorf("result %d of run %s: %w", n, id, err)
-			}
-		}
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	switch format {
-	case JSON:
-		if n != head.Summary.Examples {
-			// Stop before the closing brackets: a reader sees a broken document, not a short one.
-			return fmt.Errorf("run %s: %d stored results, the report counts %d", id, n, head.Summary.Examples)
-		}
-		bw.WriteString("]}\n")
-	case CSV:
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
 
 // csvRecord is what a CSV row needs of a stored result, reused from row to row.
 type csvRecord struct {

@@ -40,8 +40,9 @@ type Usage struct {
 	Cached *bool `json:"cached,omitempty"`
 	// CostUSD is what the call cost in US dollars, at the prices the runtime file gives for
 	// the model: tokens × price per million / 1e6, not rounded. nil when the model has no
-	// price (unknown, not free); 0 for a reply replayed from the response cache, which paid
-	// for nothing.
+	// price (unknown, not free). A reply replayed from the response cache costs what it
+	// cost when it was made, so that a replay's results equal the original's: Cached says
+	// it was not paid again (UsageTotals.CachedCostUSD).
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
@@ -62,6 +63,9 @@ type UsageTotals struct {
 	// nil when none has.
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 	PricedExamples int      `json:"priced_examples,omitempty"`
+	// CachedCostUSD is the part of CostUSD that replies replayed from the response cache
+	// cost when they were made: not paid again by this run. nil when none was.
+	CachedCostUSD *float64 `json:"cached_cost_usd,omitempty"`
 }
 
 // FieldScore is the exact-match score of one scoring dimension.

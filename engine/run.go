@@ -418,6 +418,9 @@ func (r *runner) record(res ExampleResult) {
 		if u.CostUSD != nil {
 			r.usage.PricedExamples++
 			r.usage.CostUSD = addCost(r.usage.CostUSD, *u.CostUSD)
+			if u.Cached != nil && *u.Cached {
+				r.usage.CachedCostUSD = addCost(r.usage.CachedCostUSD, *u.CostUSD)
+			}
 		}
 		if u.Cached != nil {
 			if r.cache == nil {

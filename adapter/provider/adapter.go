@@ -180,9 +180,6 @@ func (a *modelAdapter) answer(reply []byte, request string, start time.Time, fro
 		usage = &engine.Usage{}
 	}
 	usage.LatencyMS, usage.Cached = since(start), fromCache
-	if usage.CostUSD != nil && fromCache != nil && *fromCache {
-		*usage.CostUSD = 0 // a replay paid for nothing
-	}
 	if f != nil {
 		f.Usage, f.Request = usage, request
 		return nil, a.c.redact(f)

@@ -96,16 +96,19 @@ func TestCost(t *testing.T) {
 	}
 }
 
-// TestCostOfReplay: a reply from the response cache costs 0 (nothing was paid), the call
-// that filled the cache its price.
+// TestCostOfReplay: a reply from the response cache costs what the call that filled the
+// cache did, so that a replay's results equal the original's; Cached tells them apart.
 func TestCostOfReplay(t *testing.T) {
 	srv := replyServer(t, `{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":0}}`)
 	a, _ := oaAdapter(t, Config{BaseURL: srv.URL + "/v1", MaxRetries: 0, Timeout: 2 * time.Second, CacheMode: CacheUse, Cache: testCache(t),
 		Prices: map[string]Price{"gpt-test": {InputPerMTok: 1, OutputPerMTok: 1}}}, oaQATask())
-	for i, want := range []float64{0.001, 0} {
+	for i, hit := range []bool{false, true} {
 		out, err := a.Invoke(context.Background(), 0, map[string]any{"q": "hi"})
-		if got := costOf(t, out, err); got == nil || *got != want {
-			t.Errorf("call %d: cost %v, want %v", i, got, want)
+		if got := costOf(t, out, err); got == nil || *got != 0.001 {
+			t.Errorf("call %d: cost %v, want 0.001", i, got)
+		}
+		if u := out.(*engine.Answer).Usage; u.Cached == nil || *u.Cached != hit {
+			t.Errorf("call %d: cached %v, want %v", i, u.Cached, hit)
 		}
 	}
 }

@@ -325,7 +325,11 @@ func printSummary(w io.Writer, rep *engine.Report, out string) {
 	}
 	if u := rep.Usage; u != nil && u.CostUSD != nil {
 		// Printed to 4 decimals; the report keeps the unrounded sum.
-		fmt.Fprintf(w, "cost $%.4f (%d of %s priced)\n", *u.CostUSD, u.PricedExamples, count(rep.Summary.Examples, "example"))
+		paid := ""
+		if c := u.CachedCostUSD; c != nil {
+			paid = fmt.Sprintf("; $%.4f of it replayed from the cache, not paid again", *c)
+		}
+		fmt.Fprintf(w, "cost $%.4f (%d of %s priced%s)\n", *u.CostUSD, u.PricedExamples, count(rep.Summary.Examples, "example"), paid)
 	}
 	if worst := worstDimensions(rep.Dimensions, 3); len(worst) > 0 && weighted(rep.Dimensions) > 1 {
 		label := "worst dimensions"

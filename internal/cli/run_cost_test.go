@@ -12,8 +12,8 @@ import (
 
 // TestRunCost: with prices for the model in the runtime file, each example's usage.cost_usd
 // is its tokens at those prices, the report's usage.cost_usd their sum, and the summary
-// prints it to 4 decimals with how many examples were priced; a replay from the cache paid
-// nothing; without a price for the model there is no cost anywhere (unknown, not $0).
+// prints it to 4 decimals with how many examples were priced; a replay from the cache costs
+// the same, as its results are the original's, and says none of it was paid again; without a price for the model there is no cost anywhere (unknown, not $0).
 func TestRunCost(t *testing.T) {
 	var requests atomic.Int32
 	srv := cacheProvider(t, &requests) // 12 prompt and 4 completion tokens per reply
@@ -55,8 +55,14 @@ func TestRunCost(t *testing.T) {
 
 	srv.Close()
 	doc, stderr = run("benchy.runtime.yaml", "replay.json", "--cache", "only")
-	if !strings.Contains(stderr, "cost $0.0000 (3 of 3 examples priced)\n") || doc["usage"].(map[string]any)["cost_usd"] != 0.0 {
-		t.Errorf("a replay from the cache paid for nothing: usage %v\n%s", doc["usage"], stderr)
+	if u := doc["usage"].(map[string]any); !strings.Contains(stderr, "cost $0.0660 (3 of 3 examples priced; $0.0660 of it replayed from the cache, not paid again)\n") ||
+		math.Abs(u["cost_usd"].(float64)-3*each) > 1e-12 || math.Abs(u["cached_cost_usd"].(float64)-3*each) > 1e-12 {
+		t.Errorf("a replay from the cache costs what the original did, none of it paid again: usage %v\n%s", doc["usage"], stderr)
+	}
+	for i, r := range doc["results"].([]any) {
+		if c, _ := r.(map[string]any)["usage"].(map[string]any)["cost_usd"].(float64); math.Abs(c-each) > 1e-12 {
+			t.Errorf("replayed example %d: cost_usd %v, want the original's %v", i, c, each)
+		}
 	}
 
 	doc, stderr = run("unpriced.yaml", "unpriced.json", "--cache", "only")

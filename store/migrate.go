@@ -121,6 +121,32 @@ var migrations = []string{
 		reply      BLOB NOT NULL,
 		created_at TEXT NOT NULL
 	);`,
+	// 8: why a run ended as it did when its status alone does not say it (a cancelled run's
+	// "budget": it resumes with a larger one); and the provider batches a run with batch:
+	// true waits on, with each request's reply or failure once its batch ended, so that a
+	// restarted server or benchy run of the same run polls them rather than sending the
+	// requests again (batch.go).
+	`ALTER TABLE runs ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+	CREATE TABLE batches (
+		run_id     TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		id         TEXT NOT NULL,
+		provider   TEXT NOT NULL,
+		kind       TEXT NOT NULL,
+		state      TEXT NOT NULL,
+		requests   INTEGER NOT NULL,
+		detail     TEXT NOT NULL DEFAULT '{}',
+		created_at TEXT NOT NULL,
+		polled_at  TEXT,
+		PRIMARY KEY (run_id, id)
+	);
+	CREATE TABLE batch_replies (
+		run_id   TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		idx      INTEGER NOT NULL,
+		batch_id TEXT NOT NULL,
+		reply    BLOB,
+		error    TEXT,
+		PRIMARY KEY (run_id, idx)
+	) WITHOUT ROWID;`,
 }
 
 // backfills complete a migration with what SQL cannot compute: backfills[v] runs, in the

@@ -24,16 +24,21 @@ const (
 
 // Config is one entry of the runtime file's providers mapping.
 type Config struct {
-	Name              string        // the name benchmarks use in ai-system.provider
-	Kind              Kind          // the wire protocol
-	BaseURL           string        // e.g. https://api.openai.com/v1
-	APIKeyEnv         string        // the environment variable holding the key; "" for none
-	MaxConcurrency    int           // requests in flight at once, across workers; 0: no cap
-	RequestsPerMinute int           // 0: no limit
-	MaxRetries        int           // retries after the first attempt: 0 for none (the runtime file's parser writes DefaultMaxRetries when it gives none)
-	Timeout           time.Duration // per request
-	StructuredOutput  string        // ModeJSONSchema or ModeJSONMode
-	CacheMode         string        // one of CacheModes; "" is CacheOff
+	Name              string // the name benchmarks use in ai-system.provider
+	Kind              Kind   // the wire protocol
+	BaseURL           string // e.g. https://api.openai.com/v1
+	APIKeyEnv         string // the environment variable holding the key; "" for none
+	MaxConcurrency    int    // requests in flight at once, across workers; 0: no cap
+	RequestsPerMinute int    // 0: no limit
+	// TokensPerMinute bounds the input and output tokens of the provider's requests over any
+	// minute, estimated before a request is sent and corrected by the usage its reply
+	// reports (ratelimit.go); 0: no limit.
+	TokensPerMinute  int
+	MaxRetries       int           // retries after the first attempt: 0 for none (the runtime file's parser writes DefaultMaxRetries when it gives none)
+	Timeout          time.Duration // per request
+	StructuredOutput string        // ModeJSONSchema or ModeJSONMode
+	CacheMode        string        // one of CacheModes; "" is CacheOff
+	Batch            BatchConfig   // batch: true: the run goes through the provider's batch API (batch.go)
 	// Prices are the runtime file's prices: per model name, what a million tokens cost
 	// (cost.go). A model with none has no cost_usd.
 	Prices map[string]Price

@@ -14,7 +14,7 @@ import (
 // benchmark may name in ai-system.provider.
 
 // providerKeys are a provider's keys, in the order the documentation gives them.
-var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "max_retries", "timeout", "structured_output", "cache", "prices"}
+var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "tokens_per_minute", "max_retries", "timeout", "structured_output", "cache", "prices"}
 
 var (
 	kinds = []string{string(provider.KindOpenAI), string(provider.KindAnthropic)}
@@ -67,6 +67,8 @@ func (p *parser) provider(e yamlnode.Pair) (provider.Config, bool) {
 			cfg.MaxConcurrency = p.whole(owner, "max_concurrency", 1, e.Value, at)
 		case "requests_per_minute":
 			cfg.RequestsPerMinute = p.whole(owner, "requests_per_minute", 1, e.Value, at)
+		case "tokens_per_minute":
+			cfg.TokensPerMinute = p.whole(owner, "tokens_per_minute", 1, e.Value, at)
 		case "max_retries":
 			cfg.MaxRetries = p.whole(owner, "max_retries", 0, e.Value, at)
 		case "timeout":
@@ -104,6 +106,10 @@ func (p *parser) provider(e yamlnode.Pair) (provider.Config, bool) {
 func secretKey(key string) bool {
 	k := strings.ToLower(key)
 	if strings.Contains(k, "env") || suggest.Closest(k, []string{"api_key_env"}) != "" && len(k) >= len("api_key_env")-2 {
+		return false
+	}
+	// tokens_per_minute holds "token" and is a limit: a misspelling of it is a typo too.
+	if strings.Contains(k, "minute") || suggest.Closest(k, []string{"tokens_per_minute"}) != "" && len(k) >= len("tokens_per_minute")-2 {
 		return false
 	}
 	for _, s := range []string{"key", "token", "secret", "password", "passwd", "auth", "bearer", "credential"} {

@@ -129,4 +129,7 @@ type Report struct {
 	Limit          int                 `json:"limit,omitempty"`
 	Usage          *UsageTotals        `json:"usage,omitempty"` // model runs: tokens and latency summed
 	Cache          *CacheCounts        `json:"cache,omitempty"` // model runs with a cache: its hits and misses
+	// Stopped says why the run ended before its last example, for a run that ended with a
+	// report all the same: its budget (Options.Budget). Nil for a run that did them all.
+	Stopped *Stopped `json:"stopped,omitempty"`
 }

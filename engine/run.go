@@ -52,8 +52,15 @@ type Options struct {
 	// Examples start in index order, so what is written is a prefix of the dataset and a
 	// resumed run evaluates exactly the rest. Cancelling ctx still drops what is in flight.
 	// Nil: the run is never stopped.
-	Stop  <-chan struct{}
-	Clock func() time.Time // for tests; time.Now by default
+	Stop <-chan struct{}
+	// Budget, when set, caps what the run spends (budget.go): no example starts whose
+	// request could pass it, counting what is in flight, and the run ends with a
+	// *BudgetError and the report of the examples done. It needs an adapter that is an
+	// Estimator. Examples start in index order, so, as with Stop, what is written is a
+	// prefix and a resumed run evaluates exactly the rest.
+	Budget    *Budget
+	Clock     func() time.Time // for tests; time.Now by default
+	estimator Estimator        // Budget's, set by Run
 }
 
 // ErrStopped is wrapped by the error of a run ended through Options.Stop before its last
@@ -96,7 +103,8 @@ type Progress struct {
 // Run evaluates b against the adapters factory makes. It returns the report, or an *Abort
 // when the dataset or the setup stops the run before or while it starts: then no AI-system
 // was called for a dataset problem. A failed example never stops the run; Options.Stop
-// does (ErrStopped), and so does cancelling ctx.
+// does (ErrStopped), and so does cancelling ctx. A run its Options.Budget stops returns
+// both the report of the examples done and a *BudgetError.
 func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*Report, error) {
 	clock := opts.Clock
 	if clock == nil {
@@ -136,9 +144,30 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
+	if opts.Budget.active() {
+		// The estimates are the dispatcher's, from an adapter of their own: a worker's is
+		// used by that worker alone.
+		ad, err := factory()
+		if err != nil {
+			return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
+				Message: fmt.Sprintf("cannot start the AI-system's adapter: %v", err), Line: 1, Column: 1}}
+		}
+		adapters = append(adapters, ad) // closed with the workers'
+		est, a := budgetSetup(opts.Budget, ad)
+		if a != nil {
+			return nil, a
+		}
+		opts.estimator = est
+	}
 	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, artifacts: v.versions(), started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
-	if err := r.execute(ctx, adapters); err != nil {
+	if err := r.execute(ctx, adapters[:workers]); err != nil {
+		var be *BudgetError
+		if errors.As(err, &be) {
+			rep := r.report(clock(), workers)
+			rep.Stopped = &Stopped{Reason: ReasonBudget, Message: be.Error(), Done: be.Index, Total: be.Total}
+			return rep, err
+		}
 		return nil, err
 	}
 	return r.report(clock(), workers), nil
@@ -261,17 +290,26 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	jobs := make(chan *example)
 	outcomes := make(chan outcome, len(adapters))
 	window := make(chan struct{}, 8*len(adapters))
+	var led *ledger
+	if r.opts.estimator != nil {
+		led = newLedger(*r.opts.Budget)
+	}
 	var wg sync.WaitGroup
 	for _, ad := range adapters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ex := range jobs {
-				outcomes <- outcome{ex.index, r.evaluate(ctx, ad, ex), false}
+				res := r.evaluate(ctx, ad, ex)
+				if led != nil {
+					led.settle(ex.index, &res) // before it waits for those before it to be written
+				}
+				outcomes <- outcome{ex.index, res, false}
 			}
 		}()
 	}
 	var dataErr *Abort
+	var budgetErr *BudgetError
 	stop := false // dispatch ended through Options.Stop
 	wg.Add(1)
 	go func() {
@@ -299,8 +337,24 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 			if r.opts.Prior != nil {
 				if res, ok := r.opts.Prior(ex.index); ok {
 					res.Index = ex.index
+					if led != nil {
+						led.spend(&res)
+					}
 					outcomes <- outcome{ex.index, res, true}
 					continue
+				}
+			}
+			if led != nil {
+				est := r.estimate(ex)
+				ok, waited := led.reserve(ctx, r.opts.Stop, ex.index, bound(est))
+				switch {
+				case waited:
+					stop = stopped(r.opts.Stop)
+					return
+				case !ok:
+					spent := led.total()
+					budgetErr = &BudgetError{Budget: *r.opts.Budget, Index: ex.index, Total: r.total, SpentTokens: spent.tokens, SpentCost: spent.usd, Need: est}
+					return
 				}
 			}
 			select {
@@ -375,6 +429,8 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return fmt.Errorf("run cancelled after %d of %d examples: %w", next, r.total, context.Cause(ctx))
 	case writeErr != nil:
 		return fmt.Errorf("writing results: %w", writeErr)
+	case budgetErr != nil:
+		return budgetErr
 	case stop && next < r.total:
 		return fmt.Errorf("run stopped after %d of %d examples: %w", next, r.total, ErrStopped)
 	}
@@ -382,6 +438,16 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return a
 	}
 	return nil
+}
+
+// estimate is the estimate of example ex's request. One that cannot be made (the input
+// does not render) holds nothing: the adapter fails the same way before sending anything.
+func (r *runner) estimate(ex *example) Estimate {
+	e, err := r.opts.estimator.Estimate(ex.input)
+	if err != nil {
+		return Estimate{Cached: true}
+	}
+	return e
 }
 
 // changed is the abort of a run whose JSONL file is no longer the version the validation

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/benchy-eval/benchy/diag"
+)
+
+// Budget caps what a run may spend on a model: its cost in US dollars at the model's
+// prices, and its tokens (input and output). Zero leaves that side unbounded. The budget is
+// the whole run's: a resumed run counts what its earlier part spent (the reused results'
+// usage), so that resuming with a larger budget spends only the difference.
+type Budget struct {
+	MaxCostUSD float64
+	MaxTokens  int
+}
+
+func (b *Budget) active() bool { return b != nil && (b.MaxCostUSD > 0 || b.MaxTokens > 0) }
+
+// Estimate is what one request may cost, worked out from its rendering before it is sent.
+type Estimate struct {
+	ExpectedInputTokens int // a guess, for an estimate's low end
+	InputTokens         int // at most
+	OutputTokens        int // at most
+	// MinCostUSD (the expected input, no output) and MaxCostUSD (the bounds) at the model's
+	// prices; nil when it has none.
+	MinCostUSD, MaxCostUSD *float64
+	// Cached says the response cache holds the reply: the request is not sent and costs
+	// nothing.
+	Cached bool
+}
+
+// Estimator is an adapter that can tell what a request will cost before sending it (a
+// model provider's): a run with a Budget needs one. Priced reports whether the model has
+// prices, without which no cost can be bounded.
+type Estimator interface {
+	Estimate(input map[string]any) (Estimate, error)
+	Priced() bool
+}
+
+// ErrBudget is what a *BudgetError is (errors.Is), beside ErrStopped.
+var ErrBudget = errors.New("the budget would be exceeded")
+
+// BudgetError ends a run whose next request could pass its budget: the examples before
+// Index are done and written, none from it on was started. Run returns it with the report
+// of the examples done (Report.Stopped says why).
+type BudgetError struct {
+	Budget      Budget
+	Index       int // the example refused, the first not done
+	Total       int
+	SpentTokens int     // by the examples done, as their providers reported
+	SpentCost   float64 // at the model's prices, cache replays free
+	Need        Estimate
+}
+
+func (e *BudgetError) Error() string {
+	var limits []string
+	if e.Budget.MaxCostUSD > 0 {
+		limits = append(limits, fmt.Sprintf("$%s (spent $%.4f)", costText(e.Budget.MaxCostUSD), e.SpentCost))
+	}
+	if e.Budget.MaxTokens > 0 {
+		limits = append(limits, fmt.Sprintf("%d tokens (spent %d)", e.Budget.MaxTokens, e.SpentTokens))
+	}
+	need := fmt.Sprintf("up to %d tokens", e.Need.InputTokens+e.Need.OutputTokens)
+	if e.Need.MaxCostUSD != nil {
+		need += fmt.Sprintf(", $%.4f", *e.Need.MaxCostUSD)
+	}
+	return fmt.Sprintf("the budget of %s would be exceeded by the next request (example %d, %s); %d of %d examples done",
+		strings.Join(limits, " and "), e.Index, need, e.Index, e.Total)
+}
+
+func (e *BudgetError) Is(target error) bool { return target == ErrBudget || target == ErrStopped }
+
+// costText is a dollar amount as given, without trailing zeros.
+func costText(c float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.6f", c), "0"), ".")
+}
+
+// Stopped says why a run that returned its report ended before its last example.
+type Stopped struct {
+	Reason  string `json:"reason"` // "budget"
+	Message string `json:"message"`
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+}
+
+// ReasonBudget is Stopped.Reason, and the store's runs.reason, of a run its budget stopped.
+const ReasonBudget = "budget"
+
+// ledger keeps a run's budget: what the examples done spent, and what the ones in flight
+// may spend at most (their holds). Dispatch reserves an example's bound before it goes to
+// a worker and refuses when spent + held + bound would pass the budget; the worker settles
+// the hold with what the example did spend. A refusal while examples are in flight waits
+// for them, which may leave room; with none in flight it is final.
+type ledger struct {
+	limit Budget
+	mu    sync.Mutex
+	spent cost
+	held  cost
+	holds map[int]cost
+	// settled is closed, and replaced, each time a hold is settled.
+	settled chan struct{}
+}
+
+type cost struct {
+	tokens int
+	usd    float64
+}
+
+func newLedger(b Budget) *ledger {
+	return &ledger{limit: b, holds: map[int]cost{}, settled: make(chan struct{})}
+}
+
+func (l *ledger) fits(c cost) bool {
+	if l.limit.MaxTokens > 0 && l.spent.tokens+l.held.tokens+c.tokens > l.limit.MaxTokens {
+		return false
+	}
+	if l.limit.MaxCostUSD > 0 && l.spent.usd+l.held.usd+c.usd > l.limit.MaxCostUSD {
+		return false
+	}
+	return true
+}
+
+// bound is what the ledger holds for a request of estimate e: nothing for a cache replay.
+func bound(e Estimate) cost {
+	if e.Cached {
+		return cost{}
+	}
+	c := cost{tokens: e.InputTokens + e.OutputTokens}
+	if e.MaxCostUSD != nil {
+		c.usd = *e.MaxCostUSD
+	}
+	return c
+}
+
+// reserve holds c for example index when it fits, waiting while examples in flight may
+// free room; false when it does not fit with none in flight, or when ctx ends or stop
+// closes (then wait is true).
+func (l *ledger) reserve(ctx context.Context, stop <-chan struct{}, index int, c cost) (ok, waited bool) {
+	for {
+		l.mu.Lock()
+		if l.fits(c) {
+			l.holds[index] = c
+			l.held.tokens += c.tokens
+			l.held.usd += c.usd
+			l.mu.Unlock()
+			return true, false
+		}
+		if len(l.holds) == 0 {
+			l.mu.Unlock()
+			return false, false
+		}
+		ch := l.settled
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false, true
+		case <-stop:
+			return false, true
+		}
+	}
+}
+
+// settle replaces example index's hold by what its result spent (spentBy).
+func (l *ledger) settle(index int, res *ExampleResult) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h := l.holds[index]
+	delete(l.holds, index)
+	l.held.tokens -= h.tokens
+	l.held.usd -= h.usd
+	s := spentBy(res, h)
+	l.spent.tokens += s.tokens
+	l.spent.usd += s.usd
+	close(l.settled)
+	l.settled = make(chan struct{})
+}
+
+// spend counts a reused result's spending (a resumed run's earlier part).
+func (l *ledger) spend(res *ExampleResult) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := spentBy(res, cost{})
+	l.spent.tokens += s.tokens
+	l.spent.usd += s.usd
+}
+
+func (l *ledger) total() cost {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.spent
+}
+
+// spentBy is what a result spent: the tokens and cost its provider reported, nothing for a
+// reply from the response cache (usage.cached), and the hold h for a timeout, which the
+// provider may bill without saying so.
+func spentBy(res *ExampleResult, h cost) cost {
+	u := res.Usage
+	switch {
+	case u != nil && u.Cached != nil && *u.Cached:
+		return cost{}
+	case res.Status == StatusExecutionError && res.Error != nil && res.Error.Code == diag.Timeout:
+		return h
+	case u == nil:
+		return cost{}
+	}
+	c := cost{tokens: u.InputTokens + u.OutputTokens}
+	if u.CostUSD != nil {
+		c.usd = *u.CostUSD
+	}
+	return c
+}
+
+// budgetSetup is the setup abort of a budget the AI-system cannot keep: its adapter cannot
+// estimate a request, or a cost budget for a model with no prices.
+func budgetSetup(b *Budget, ad Adapter) (Estimator, *Abort) {
+	fail := func(format string, args ...any) (Estimator, *Abort) {
+		return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
+			Message: fmt.Sprintf(format, args...), Line: 1, Column: 1}}
+	}
+	est, ok := ad.(Estimator)
+	switch {
+	case !ok:
+		return fail("a budget (--max-cost, --max-tokens) needs an AI-system whose requests can be estimated before they are sent (a model provider's); this AI-system's adapter cannot")
+	case b.MaxCostUSD > 0 && !est.Priced():
+		return fail("a cost budget (--max-cost) needs the model's prices: give prices: for it under its provider in the runtime file, or use --max-tokens")
+	}
+	return est, nil
+}

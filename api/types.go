@@ -128,7 +128,29 @@ type StartRun struct {
 	Limit       int            `json:"limit"`
 	Concurrency int            `json:"concurrency"`
 	Systems     []SystemChoice `json:"systems,omitempty"`
+	// RecordRequests is how many examples, from the first, keep the request sent to a
+	// model (benchy run --record-requests): 0 the default (the first 20), N > 0 the first
+	// N, RecordAll (-1) every example, RecordNone (-2) none. Options.RecordRequests of the
+	// run says the same in the same numbers.
+	RecordRequests int `json:"record_requests,omitempty"`
+	// Cache is the response cache's mode for this run (benchy run --cache): off, use,
+	// refresh or only, over each provider's cache: in the runtime file; "" keeps those.
+	Cache string `json:"cache,omitempty"`
+	// MaxCost (US dollars) and MaxTokens (input and output tokens) are the run's budget
+	// (--max-cost, --max-tokens): it starts no request that would exceed it and ends
+	// cancelled with reason "budget". 0: no budget.
+	MaxCost   float64 `json:"max_cost,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
 }
+
+// StartRun.RecordRequests for every example and for none (engine.RecordAll, RecordNone).
+const (
+	RecordAll  = -1
+	RecordNone = -2
+)
+
+// CacheModes are the values of StartRun.Cache (provider.CacheModes).
+var CacheModes = []string{"off", "use", "refresh", "only"}
 
 // SystemChoice is one AI-system to run a benchmark against: exactly one of its fields.
 type SystemChoice struct {
@@ -211,7 +233,14 @@ type Run struct {
 	// Health is whether the run is a score or failed infrastructure (most examples
 	// execution errors), once it has results.
 	Health *Health `json:"health,omitempty"`
+	// Reason says why the run ended as it did when its status alone does not (store
+	// runs.reason): ReasonBudget for a run cancelled at its budget.
+	Reason string `json:"reason,omitempty"`
 }
+
+// ReasonBudget is Run.Reason of a run cancelled because its next requests would have
+// exceeded its budget (max_cost, max_tokens): resumed with a larger one, it goes on.
+const ReasonBudget = "budget"
 
 // Runs is GET /api/runs.
 type Runs struct {
@@ -254,6 +283,14 @@ type Report struct {
 	Concurrency    int             `json:"concurrency"`
 	Limit          int             `json:"limit,omitempty"`
 	Usage          *Usage          `json:"usage,omitempty"` // model runs: tokens and latency summed
+	Cache          *CacheCounts    `json:"cache,omitempty"` // model runs with a cache: its hits and misses
+}
+
+// CacheCounts are a run's response-cache lookups (engine.CacheCounts): examples answered
+// from the cache, and examples sent to the provider (or missing, with cache only).
+type CacheCounts struct {
+	Hits   int `json:"hits"`
+	Misses int `json:"misses"`
 }
 
 // Dimension is one scoring dimension's accuracy among valid examples.
@@ -279,6 +316,13 @@ type Usage struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	LatencyMS    float64 `json:"latency_ms"`
+	// CostUSD sums the examples' cost in US dollars (PricedExamples of them have one);
+	// null when the model has no price in the runtime file.
+	CostUSD        *float64 `json:"cost_usd,omitempty"`
+	PricedExamples int      `json:"priced_examples,omitempty"`
+	// CachedCostUSD is the part of CostUSD replayed from the response cache: not paid
+	// again by this run.
+	CachedCostUSD *float64 `json:"cached_cost_usd,omitempty"`
 }
 
 // ExampleUsage is what one model call cost (engine.Usage).
@@ -286,6 +330,12 @@ type ExampleUsage struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	LatencyMS    float64 `json:"latency_ms"`
+	// Cached says the reply came from the response cache (true: not paid again) or from
+	// the provider with the cache on (false); null when the run used no cache.
+	Cached *bool `json:"cached,omitempty"`
+	// CostUSD is what the call cost at the model's price (a replay what it cost when
+	// made); null when the model has no price.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // Example statuses (engine.Status), the values of the results filter.

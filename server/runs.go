@@ -67,6 +67,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err := checkSystems(req.Systems); err != nil {
 		return err
 	}
+	if err := checkModelOptions(req); err != nil {
+		return err
+	}
 	if !s.runs.fits(max(1, len(req.Systems))) { // before the benchmark is read and compiled
 		return errQueueFull
 	}
@@ -77,12 +80,12 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if len(req.Systems) > 0 {
 		return s.startSystems(w, req, src)
 	}
-	plan, err := s.prepare(req.Benchmark, ws.Source{Name: req.Benchmark, Text: src, YAML: true})
+	plan, err := s.prepare(req.Benchmark, ws.Source{Name: req.Benchmark, Text: src, YAML: true}, req.Cache)
 	if err != nil {
 		return err
 	}
-	j := newJob(plan, ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit})
-	spec := plan.Spec(req.Benchmark, store.Options{Limit: req.Limit, Concurrency: req.Concurrency})
+	j := newJob(plan, jobOptions(req))
+	spec := plan.Spec(req.Benchmark, storeOptions(req))
 	id, err := s.runs.enqueue(j, func() (string, error) {
 		run, err := s.st.CreateRun(spec)
 		return run.ID, err
@@ -160,7 +163,7 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 		case err != nil:
 			return err
 		}
-		plan, err := s.prepare(req.Benchmark, eff)
+		plan, err := s.prepare(req.Benchmark, eff, req.Cache)
 		var refused *apiError
 		switch {
 		case errors.As(err, &refused):
@@ -174,8 +177,8 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d] and systems[%d] are the same AI-system (%s): name it once", first, i, plan.System.Label)
 		}
 		seen[plan.System.Hash] = i
-		jobs[i] = newJob(plan, ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit})
-		specs[i] = plan.Spec(req.Benchmark, store.Options{Limit: req.Limit, Concurrency: req.Concurrency})
+		jobs[i] = newJob(plan, jobOptions(req))
+		specs[i] = plan.Spec(req.Benchmark, storeOptions(req))
 	}
 	ids, err := s.runs.enqueueAll(jobs, func(i int) (string, error) {
 		run, err := s.st.CreateRun(specs[i])
@@ -206,9 +209,9 @@ func (s *Server) paths() engine.Paths {
 // through the runtime file the one rule names (workspace.Runtime: the nearest at or above
 // the benchmark's folder). A benchmark that does not compile is a 400 with its
 // diagnostics; one no runtime file binds, or whose binding cannot be used here, a 422.
-func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
+func (s *Server) prepare(benchmark string, src ws.Source, cacheMode string) (*ws.Plan, error) {
 	var runtimeFile string // the workspace path of the runtime file that binds it, if any
-	plan, err := ws.Prepare(src, ws.Setup{Dir: s.benchmarkDir(benchmark), Paths: s.paths(), Log: s.cfg.Log,
+	plan, err := ws.Prepare(src, ws.Setup{Dir: s.benchmarkDir(benchmark), Paths: s.paths(), Log: s.cfg.Log, CacheMode: cacheMode,
 		Cache: func() (provider.Cache, error) { return s.st.Cache(), nil }, // the response cache every run shares
 		Runtime: func() (*adapter.Runtime, string, error) {
 			p, found := ws.Runtime(s.wsRoot.FS(), path.Dir(benchmark))
@@ -224,6 +227,8 @@ func (s *Server) prepare(benchmark string, src ws.Source) (*ws.Plan, error) {
 	switch {
 	case err == nil:
 		return plan, nil
+	case errors.As(err, &unusable) && errors.As(err, &ds): // the prompt file's template: positioned in it
+		return nil, s.invalidPrompt(benchmark, ds)
 	case errors.As(err, &unusable): // a provider that is defined but cannot be used: its key's variable unset, say
 		return nil, refuse(http.StatusUnprocessableEntity, api.BindingUnusable, "%s", s.relative(err.Error()))
 	case errors.As(err, &ds) && ds.Has(diag.MissingBinding):
@@ -580,7 +585,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	if s.runs.full() {
 		return errQueueFull
 	}
-	plan, err := s.prepare(run.Benchmark, ws.Source{Name: run.Benchmark, IR: b, Canonical: run.IR, IRHash: run.IRHash})
+	plan, err := s.prepare(run.Benchmark, ws.Source{Name: run.Benchmark, IR: b, Canonical: run.IR, IRHash: run.IRHash}, "")
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 <tr><th>dataset digest</th><td><code>{{if .Run.Run.DatasetDigest}}{{.Run.Run.DatasetDigest}}{{else}}not recorded{{end}}</code></td></tr>
 <tr><th>IR hash</th><td><code>{{.Run.Run.IRHash}}</code></td></tr>
 {{with .Run.Run.System}}<tr><th>AI-system</th><td>{{.Label}} <code>{{.Hash}}</code>{{if .Binding}} · binding {{.Binding}}{{end}}{{if .PromptSHA256}} · prompt sha256 <code>{{short .PromptSHA256}}</code>{{end}}</td></tr>{{end}}
-{{with .Rep}}<tr><th>finished</th><td data-finished>{{when .FinishedAt}}{{if .Limit}} · first {{.Limit}} examples{{end}}</td></tr>{{with .Usage}}<tr><th>usage</th><td>{{.InputTokens}} input tokens, {{.OutputTokens}} output tokens</td></tr>{{end}}{{end}}
+{{with .Rep}}<tr><th>finished</th><td data-finished>{{when .FinishedAt}}{{if .Limit}} · first {{.Limit}} examples{{end}}</td></tr>{{with .Usage}}<tr><th>usage</th><td>{{.InputTokens}} input tokens, {{.OutputTokens}} output tokens</td></tr>{{if .CostUSD}}<tr><th>cost</th><td data-cost>{{usd .CostUSD}} ({{.PricedExamples}} examples priced{{with .CachedCostUSD}}; {{usd .}} of it replayed from the response cache, not paid again{{end}})</td></tr>{{end}}{{end}}{{with .Cache}}<tr><th>response cache</th><td data-cache>{{.Hits}} hits, {{.Misses}} misses</td></tr>{{end}}{{end}}
 </table>
 <table class="counts">
 <tr><th>examples</th>{{range .Status}}<th>{{.Name}}</th>{{end}}</tr>
@@ -77,7 +77,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 <h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}}){{if .MoreFailing}}: the first {{len .Examples}}{{end}}</h4>
 {{if not .Examples}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{end}}
 {{range .Examples}}<div class="example" data-example="{{.Index}}">
-<p><b>example {{.Index}}</b> · {{.Status}} · score {{.Score}}{{with .Usage}} · {{.InputTokens}}+{{.OutputTokens}} tokens, {{.LatencyMS}} ms{{end}}</p>
+<p><b>example {{.Index}}</b> · {{.Status}} · score {{.Score}}{{with .Usage}} · {{.InputTokens}}+{{.OutputTokens}} tokens, {{.LatencyMS}} ms{{with .CostUSD}}, {{usd .}}{{end}}{{if .Cached}}{{if deref .Cached}} · <span data-cached>cached</span>{{end}}{{end}}{{end}}</p>
 {{with .Error}}<p class="bad"><code>{{.Code}}</code>{{if .Path}} at <code>{{key .Path}}</code>{{end}}: <span class="v">{{.Message}}</span></p>{{end}}
 {{if .NoInput}}<p class="muted">The run recorded no input or expected output for this example.</p>{{else}}{{$art := .Artifact}}<table class="input"><tr><th>input</th><th>value</th></tr>
 {{range .Inputs}}<tr><td>{{key .Path}}</td><td class="v">{{.Expected}}{{if index $art (key .Path)}} <span class="muted">(a file, relative to the dataset)</span>{{end}}</td></tr>{{end}}</table>{{end}}

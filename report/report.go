@@ -255,6 +255,8 @@ var funcs = template.FuncMap{
 		return h
 	},
 	"f4":     func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"usd":    func(v *float64) string { return fmt.Sprintf("$%.4f", *v) }, // as benchy run's summary
+	"deref":  func(b *bool) bool { return *b },
 	"versus": versus,
 	"when":   when,
 	"opt": func(p *float64) string {

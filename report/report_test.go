@@ -150,3 +150,33 @@ func TestClip(t *testing.T) {
 		t.Errorf("clip: %q", c[len(c)-30:])
 	}
 }
+
+// TestReportCost: a priced run's report shows its cost, what of it was replayed from the
+// response cache, its cache's hits and misses, and each example's cost and cached mark; a
+// run without them shows none of it.
+func TestReportCost(t *testing.T) {
+	cost, cached, each, yes := 0.0066, 0.0044, 0.0022, true
+	r := fixture("r1", 6, "ACME")
+	score := 0.5
+	rep, _ := json.Marshal(api.Report{BenchmarkScore: &score, Summary: api.Summary{Examples: 6, Valid: 4, InvalidOutputs: 1, ExecutionErrors: 1},
+		Usage: &api.Usage{Examples: 3, InputTokens: 3000, OutputTokens: 600, CostUSD: &cost, PricedExamples: 3, CachedCostUSD: &cached},
+		Cache: &api.CacheCounts{Hits: 2, Misses: 1}})
+	r.Run.Report = rep
+	r.Failing[0].Usage = &api.ExampleUsage{InputTokens: 1000, OutputTokens: 200, CostUSD: &each, Cached: &yes}
+	html := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "invoices/benchmark.yaml", Runs: []Run{r}}}})
+	for _, want := range []string{
+		`<td data-cost>$0.0066 (3 examples priced; $0.0044 of it replayed from the response cache, not paid again)</td>`,
+		`<td data-cache>2 hits, 1 misses</td>`,
+		`1000+200 tokens, 0 ms, $0.0022 · <span data-cached>cached</span>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %s", want)
+		}
+	}
+	plain := write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "invoices/benchmark.yaml", Runs: []Run{fixture("r2", 6, "ACME")}}}})
+	for _, absent := range []string{"data-cost", "data-cache", "data-cached"} {
+		if strings.Contains(plain, absent) {
+			t.Errorf("a run without cost or cache shows %s", absent)
+		}
+	}
+}

@@ -70,9 +70,10 @@ func verdict(e api.LeaderboardEntry) (text, class string) {
 func (p *Page) renderRanking(b *api.Leaderboard) app.UI {
 	ax := plotAxis(b.Entries)
 	leader := b.Entries[0].Score
-	tokens, latency := false, false
+	tokens, latency, cost := false, false, false
 	for _, e := range b.Entries {
 		tokens = tokens || e.Usage != nil && e.Usage.InputTokens+e.Usage.OutputTokens > 0
+		cost = cost || e.Usage != nil && e.Usage.CostUSD != nil
 		latency = latency || e.LatencyP50MS != nil
 	}
 	tickLabels := []app.UI{}
@@ -93,12 +94,15 @@ func (p *Page) renderRanking(b *api.Leaderboard) app.UI {
 	if tokens {
 		head = append(head, th("Tokens", "tokens in / out, over every example"))
 	}
+	if cost {
+		head = append(head, th("Cost", "what the run cost in US dollars, at the model's prices in the runtime file"))
+	}
 	if latency {
 		head = append(head, th("p50 / p95", "latency per example: the median (p50) and the 95th percentile (p95)"))
 	}
 	rows := make([]app.UI, 0, len(b.Entries))
 	for _, e := range b.Entries {
-		rows = append(rows, p.renderEntry(e, ax, leader, tokens, latency))
+		rows = append(rows, p.renderEntry(e, ax, leader, columns{tokens, cost, latency}))
 	}
 	return app.Section().ID("ranking").Class("panel").Style("margin-bottom", "12px").Body(
 		app.Div().Class("toolbar").Body(
@@ -118,7 +122,7 @@ func (p *Page) renderRanking(b *api.Leaderboard) app.UI {
 }
 
 // renderEntry is one AI-system's row.
-func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, tokens, latency bool) app.UI {
+func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, cols columns) app.UI {
 	text, class := verdict(e)
 	delta := app.Td().Class("delta").Body(app.Span().Class("badge ok verdict").Text(text))
 	if e.DeltaInterval != nil {
@@ -149,14 +153,17 @@ func (p *Page) renderEntry(e api.LeaderboardEntry, ax axis, leader float64, toke
 			app.Span().Class(map[bool]string{true: "warn", false: ""}[e.ExecutionErrors > 0]).Text(ui.Int(e.ExecutionErrors)),
 		),
 	}
-	if tokens {
+	if cols.tokens {
 		t := ui.NoValue
 		if e.Usage != nil {
 			t = ui.Int(e.Usage.InputTokens) + " / " + ui.Int(e.Usage.OutputTokens)
 		}
 		cells = append(cells, app.Td().Class("mono nowrap").Text(t))
 	}
-	if latency {
+	if cols.cost {
+		cells = append(cells, costCell(e.Usage))
+	}
+	if cols.latency {
 		cells = append(cells, app.Td().Class("mono nowrap").Text(millis(e.LatencyP50MS)+" / "+millis(e.LatencyP95MS)))
 	}
 	return app.Tr().Class("entry").DataSet("rank", e.Rank).DataSet("system", e.System).DataSet("run", e.Run).Body(cells...)
@@ -232,4 +239,20 @@ func renderHeatmap(b *api.Leaderboard) app.UI {
 func heatColor(v float64) string {
 	v = math.Max(0, math.Min(1, v))
 	return "hsl(" + strconv.FormatFloat(v*125, 'f', 0, 64) + ", 62%, " + strconv.FormatFloat(86-6*v, 'f', 0, 64) + "%)"
+}
+
+// columns are the board's optional columns, each shown when some entry has its value.
+type columns struct{ tokens, cost, latency bool }
+
+// costCell is an entry's cost, with how many of its examples were priced and how much was
+// replayed from the response cache in its title; a dash for a run without a price.
+func costCell(u *api.Usage) app.UI {
+	if u == nil || u.CostUSD == nil {
+		return app.Td().Class("mono nowrap entry-cost").Title("no price for this model in the runtime file").Text(ui.NoValue)
+	}
+	title := ui.Plural(u.PricedExamples, "example") + " priced"
+	if u.CachedCostUSD != nil {
+		title += "; " + ui.USD(*u.CachedCostUSD) + " of it replayed from the response cache, not paid again"
+	}
+	return app.Td().Class("mono nowrap entry-cost").Title(title).Text(ui.USD(*u.CostUSD))
 }

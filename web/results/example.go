@@ -200,5 +200,12 @@ func renderUsage(d *api.ExampleDetail) app.UI {
 		app.Span().Text("tokens in "+ui.Int(u.InputTokens)),
 		app.Span().Text("tokens out "+ui.Int(u.OutputTokens)),
 		app.Span().Text("latency "+strconv.FormatFloat(u.LatencyMS, 'f', 0, 64)+" ms"),
+		app.If(u.CostUSD != nil, func() app.UI {
+			return app.Span().ID("example-cost").Title("at the model's prices in the runtime file").Text("cost " + ui.USD(*u.CostUSD))
+		}),
+		// A replay costs what the call cost when it was made: the mark says it was not paid again.
+		app.If(u.Cached != nil && *u.Cached, func() app.UI {
+			return app.Span().ID("example-cached").Class("badge").Title("replayed from the response cache: not sent, not paid again").Text("cached")
+		}),
 	)
 }

@@ -103,7 +103,12 @@ func (p *Page) renderHead() app.UI {
 			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Follow it live"),
 		))
 	}
-	if api.Resumable(r.Status) {
+	if r.Status == api.Cancelled && r.Reason == api.ReasonBudget {
+		notes = append(notes, app.Div().ID("run-budget").Class("notice").Body(
+			app.Text("Cancelled: budget reached. "+ui.BudgetHint+" "),
+			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Resume it"),
+		))
+	} else if api.Resumable(r.Status) {
 		notes = append(notes, app.Div().Class("notice").Body(
 			app.Text("This run was "+r.Status+": the "+ui.Plural(r.Done, "result")+" stored so far are shown. "),
 			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Resume it"),
@@ -166,6 +171,9 @@ func (p *Page) renderCounts(rep *api.Report) app.UI {
 			app.Div().Class("big").Text(ui.Int(u.InputTokens)+" / "+ui.Int(u.OutputTokens)),
 			app.Div().Class("muted").Text("mean latency "+strconv.FormatFloat(u.LatencyMS/float64(u.Examples), 'f', 0, 64)+" ms"),
 		))
+	}
+	if rep != nil {
+		cards = append(cards, costCards(rep)...)
 	}
 	return app.Div().ID("counts").Class("cards").Body(cards...)
 }

@@ -103,6 +103,10 @@ func renderOutcome(l *live.Run, partial string) app.UI {
 	case api.Aborted:
 		return app.Div().ID("run-failure").Class("notice error").Text(ui.RunError(l.Record.Error))
 	case api.Cancelled, api.Interrupted:
+		if l.Record.Reason == api.ReasonBudget {
+			return app.P().ID("run-stopped").Class("muted").Text("Cancelled: budget reached with " +
+				ui.Plural(l.Record.Done, "stored result") + ". " + ui.BudgetHint)
+		}
 		return app.P().ID("run-stopped").Class("muted").Text("This run was " + l.Record.Status +
 			" with " + ui.Plural(l.Record.Done, "stored result") + ". Resume evaluates only the missing examples.")
 	}

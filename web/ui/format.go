@@ -91,6 +91,15 @@ func Level(iv api.Interval) string {
 	return strconv.FormatFloat(iv.Level*100, 'f', -1, 64) + "% CI"
 }
 
+// USD shows a cost in US dollars with four decimals, as benchy run's summary does:
+// $0.0660; a cost above 0 that rounds to nothing is "< $0.0001", not a free "$0.0000".
+func USD(v float64) string {
+	if v > 0 && v < 0.00005 {
+		return "< $0.0001"
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 4, 64)
+}
+
 // Int shows a count with thousands separators: 123,456.
 func Int(n int) string {
 	s := strconv.Itoa(n)

@@ -13,8 +13,18 @@ func RunStatus(r *api.Run, shown string) (class, text string) {
 	if r.Health != nil && r.Health.Failed {
 		return "failed", shown + " · " + FailedInfra
 	}
+	if r.Status == api.Cancelled && r.Reason == api.ReasonBudget && shown == r.Status {
+		return r.Status, shown + ": " + BudgetReached
+	}
 	return r.Status, shown
 }
+
+// BudgetReached is the status text's end of a run cancelled at its budget (api.ReasonBudget),
+// and BudgetHint what to do about it.
+const (
+	BudgetReached = "budget reached"
+	BudgetHint    = "The run stopped before its next requests would have exceeded its budget (max cost or max tokens). Resume it with a larger budget: it evaluates only the missing examples."
+)
 
 // Failed reports whether run r failed as infrastructure: its score is not meaningful and
 // is never shown as a result (NotMeaningful).

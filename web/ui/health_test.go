@@ -17,6 +17,8 @@ func TestRunStatus(t *testing.T) {
 		{api.Run{Status: api.Completed, Health: &api.Health{Failed: false, Code: "provider_error"}}, "completed", "completed"},
 		{api.Run{Status: api.Completed}, "completed", "completed"},
 		{api.Run{Status: api.Running}, "running", "running"},
+		{api.Run{Status: api.Cancelled, Reason: api.ReasonBudget}, "cancelled", "cancelled: budget reached"},
+		{api.Run{Status: api.Cancelled}, "cancelled", "cancelled"},
 	} {
 		if class, text := RunStatus(&c.run, c.run.Status); class != c.class || text != c.text {
 			t.Errorf("%s %+v: %q %q, want %q %q", c.run.Status, c.run.Health, class, text, c.class, c.text)

@@ -91,6 +91,9 @@ type Run struct {
 	Summary       *engine.Summary  `json:"summary"`
 	Report        json.RawMessage  `json:"report,omitempty"` // the final engine.Report
 	Error         *diag.Diagnostic `json:"error"`            // why it was aborted: the engine's diagnostic (File empty for a setup failure)
+	// Reason says why the run ended as it did when its status alone does not: "budget" for
+	// a run its budget stopped (cancelled, resumable with a larger one); "" otherwise.
+	Reason string `json:"reason,omitempty"`
 }
 
 // CreateRun records a new run, queued.
@@ -150,7 +153,7 @@ func (s *Store) SetStatus(id string, status Status) error {
 // MarkRunning starts a run (or resumes it) with total examples to evaluate. On a run already
 // running it only updates total, for a caller that learns it late.
 func (s *Store) MarkRunning(id string, total int) error {
-	return s.transition(id, Running, "total = ?, started_at = coalesce(started_at, ?), finished_at = NULL", total, s.timestamp())
+	return s.transition(id, Running, "total = ?, started_at = coalesce(started_at, ?), finished_at = NULL, reason = ''", total, s.timestamp())
 }
 
 // Finish completes a run with the engine's report.
@@ -292,14 +295,14 @@ func (s *Store) ListRuns(f Filter, limit int) ([]Run, error) {
 }
 
 const runColumns = `id, benchmark, ir_hash, ai_system, binding, options, status, created_at, started_at,
-	finished_at, total, done, summary, report, error, benchmark_hash, dataset_digest, system`
+	finished_at, total, done, summary, report, error, benchmark_hash, dataset_digest, system, reason`
 
 // scanRun reads runColumns, then extra columns, into r.
 func scanRun(row interface{ Scan(...any) error }, r *Run, extra ...any) error {
 	var sys, opts, status, created string
 	var started, finished, sum, rep, rerr, system sql.NullString
 	dest := []any{&r.ID, &r.Benchmark, &r.IRHash, &sys, &r.Binding, &opts, &status, &created, &started,
-		&finished, &r.Total, &r.Done, &sum, &rep, &rerr, &r.BenchmarkHash, &r.DatasetDigest, &system}
+		&finished, &r.Total, &r.Done, &sum, &rep, &rerr, &r.BenchmarkHash, &r.DatasetDigest, &system, &r.Reason}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return err
 	}

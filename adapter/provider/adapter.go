@@ -51,6 +51,10 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	if err := checkCache(cfg); err != nil {
 		return nil, err
 	}
+	if cfg.Batch.On && cfg.CacheMode != "" && cfg.CacheMode != CacheOff {
+		// A batch run keeps its replies in the run's record, not in the response cache.
+		return nil, fmt.Errorf("provider %q: batch: true cannot be used with cache: %s (or --cache %s): run it with the cache off", cfg.Name, cfg.CacheMode, cfg.CacheMode)
+	}
 	key := ""
 	if cfg.APIKeyEnv != "" {
 		// A replay from the cache alone (cache: only) sends nothing, so it needs no key: a CI
@@ -67,7 +71,7 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	}
 	url := endpointURL(base, w.endpoint())
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, url: url, line: requestLine(w.endpoint())}, nil
+		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, base: base, url: url, line: requestLine(w.endpoint())}, nil
 	}, nil
 }
 
@@ -105,11 +109,15 @@ type modelAdapter struct {
 	w    wire
 	task *Task
 	tmpl *Template // nil: the prompt file is not a template (template.go)
+	base *url.URL  // the provider's base URL, which the batch APIs' endpoints are under
 	url  string
 	line string // the recorded request's first line (requestLine)
+	// replies, when set, answers each example from its batch (Batcher.Factory) instead of
+	// the network.
+	replies BatchReplies
 }
 
-func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) (any, error) {
+func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]any) (any, error) {
 	task, parts, err := a.render(input)
 	if err != nil {
 		return nil, engine.ExecutionError(diag.AdapterError, "%v", err)
@@ -122,6 +130,9 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 	// example that failed shows what it asked.
 	request := body.record(a.line, a.c.secrets)
 	start := time.Now()
+	if a.replies != nil {
+		return a.fromBatch(index, request, start)
+	}
 	mode, key := a.c.cacheMode(), ""
 	if mode != CacheOff {
 		if key, err = a.lookup(mode, body); err != nil {
@@ -153,6 +164,25 @@ func (a *modelAdapter) Invoke(ctx context.Context, _ int, input map[string]any) 
 	// The key is masked in the body before it is read, so that no message cut from it keeps
 	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
 	return a.answer(a.c.secrets.Bytes(resp.body), request, start, cached(mode, false), key)
+}
+
+// fromBatch answers example index from the reply its batch gave, read as a reply sent now
+// would be; a request the batch failed is the provider_error it said.
+func (a *modelAdapter) fromBatch(index int, request string, start time.Time) (any, error) {
+	reply, msg, ok, err := a.replies.BatchReply(index)
+	var f *engine.Failure
+	switch {
+	case err != nil:
+		f = engine.ExecutionError(diag.AdapterError, "reading the reply of this example's batch: %v", err)
+	case !ok:
+		f = engine.ExecutionError(diag.AdapterError, "no batch of this run holds a reply to this example")
+	case msg != "" || reply == nil:
+		f = engine.ExecutionError(diag.ProviderError, "%s", msg)
+	default:
+		return a.answer(reply, request, start, nil, "")
+	}
+	f.Usage, f.Request = &engine.Usage{LatencyMS: since(start)}, request
+	return nil, a.c.redact(f)
 }
 
 // lookup is the cache key of body, a failure that keeps the example's request when its

@@ -30,3 +30,121 @@ const (
 	DefaultPollMin = 5 * time.Second
 	DefaultPollMax = 60 * time.Second
 )
+
+// The documented limits of one batch. OpenAI: an input file holds at most 50,000 requests
+// and 200 MB (the Batch API reference, "Create batch": input_file_id). Anthropic: a Message
+// Batch holds at most 100,000 requests or 256 MB, whichever comes first (the Message
+// Batches guide, "Batch limitations"). MB are taken as 10^6 bytes, the smaller reading.
+var batchLimits = map[Kind]struct {
+	requests int
+	bytes    int64
+}{
+	KindOpenAI:    {50_000, 200_000_000},
+	KindAnthropic: {100_000, 256_000_000},
+}
+
+// limits are c's bounds on one batch: the settings' where they are tighter.
+func (c BatchConfig) limits(k Kind) (int, int64) {
+	l := batchLimits[k]
+	n, size := l.requests, l.bytes
+	if c.MaxRequests > 0 {
+		n = min(n, c.MaxRequests)
+	}
+	if c.MaxBytes > 0 {
+		size = min(size, c.MaxBytes)
+	}
+	return n, size
+}
+
+// Wait is how long to wait before poll n (0 the first) of a batch: PollMin growing by half
+// at each poll, up to PollMax.
+func (c BatchConfig) Wait(n int) time.Duration {
+	lo, hi := c.PollMin, c.PollMax
+	if lo <= 0 {
+		lo = DefaultPollMin
+	}
+	if hi <= 0 {
+		hi = DefaultPollMax
+	}
+	d := lo
+	for range n {
+		if d >= hi {
+			break
+		}
+		d += d / 2
+	}
+	return min(d, max(hi, lo))
+}
+
+// BatchInfo is one provider batch of a run, as the store keeps it (store.Batch): its id,
+// the provider's state, and the Detail the run service needs to go on after a restart.
+type BatchInfo struct {
+	ID       string
+	Provider string // the runtime file's name of the provider
+	Kind     Kind
+	// State is the provider's own status: OpenAI's validating, in_progress, finalizing,
+	// completed, failed, expired, cancelling, cancelled (the Batch object's status);
+	// Anthropic's in_progress, canceling, ended (the Message Batch's processing_status).
+	State    string
+	Requests int
+	Detail   BatchDetail
+}
+
+// BatchDetail is what a batch's record holds beside its state, as JSON (batches.detail).
+type BatchDetail struct {
+	// Indices are the examples the batch asks, as ranges [first, last]: a custom_id is
+	// the example's index, and only these are read from its results.
+	Indices      [][2]int       `json:"indices"`
+	InputFileID  string         `json:"input_file_id,omitempty"`  // OpenAI
+	OutputFileID string         `json:"output_file_id,omitempty"` // OpenAI
+	ErrorFileID  string         `json:"error_file_id,omitempty"`  // OpenAI
+	ResultsURL   string         `json:"results_url,omitempty"`    // Anthropic
+	Counts       map[string]int `json:"request_counts,omitempty"` // the provider's request_counts
+	Message      string         `json:"message,omitempty"`        // why a failed batch failed
+	// Stored says the batch's results are in the store: nothing is left to ask of it.
+	Stored bool `json:"stored,omitempty"`
+}
+
+// Ended says the provider is done with the batch: its results can be read.
+func (b BatchInfo) Ended() bool {
+	switch b.State {
+	case "completed", "failed", "expired", "cancelled", "ended":
+		return true
+	}
+	return false
+}
+
+// Has says the batch asks example index.
+func (d BatchDetail) Has(index int) bool {
+	for _, r := range d.Indices {
+		if index >= r[0] && index <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// Each calls fn with every example the batch asks, in order.
+func (d BatchDetail) Each(fn func(index int)) {
+	for _, r := range d.Indices {
+		for i := r[0]; i <= r[1]; i++ {
+			fn(i)
+		}
+	}
+}
+
+// add appends index, after every index before, to the ranges.
+func (d *BatchDetail) add(index int) {
+	if n := len(d.Indices); n > 0 && d.Indices[n-1][1] == index-1 {
+		d.Indices[n-1][1] = index
+		return
+	}
+	d.Indices = append(d.Indices, [2]int{index, index})
+}
+
+// BatchReplies gives the adapters of a batch run each example's reply, as the store kept
+// it once its batch ended: the provider's reply body (secrets masked), or the message of
+// the failure it was (the provider's error, an expired or cancelled batch's).
+type BatchReplies interface {
+	BatchReply(index int) (reply []byte, message string, ok bool, err error)
+}

@@ -30,6 +30,10 @@ type Options struct {
 	// Stop, once closed, lets the examples started finish and starts no more (a server's
 	// shutdown): engine.Options.Stop.
 	Stop <-chan struct{}
+	// Budget caps what the run spends on a model (engine.Options.Budget; nil: no cap). A
+	// run it stops ends cancelled with reason budget, its report of the examples done in
+	// End.Report; resumed with a larger budget it goes on.
+	Budget *engine.Budget
 }
 
 // Record is the run's record in a store: a nil Store records nothing.
@@ -57,8 +61,11 @@ type Observer struct {
 
 // End is how an execution ended, as its record says it: Ending decides it, Record writes it.
 type End struct {
-	Status   store.Status
-	Report   *engine.Report // the engine's, when completed
+	Status store.Status
+	// Reason says why, when the status alone does not: engine.ReasonBudget for a run its
+	// budget stopped (cancelled, resumable with a larger budget).
+	Reason   string
+	Report   *engine.Report // the engine's, when completed or stopped by its budget
 	Err      error          // the engine's error: an *engine.Abort, a cancel, a stop
 	StoreErr error          // the first result that could not be stored, if any
 	// Workspace is the folder the plan read in: an abort's file is stored relative to it,
@@ -116,7 +123,7 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			totalKnown = true
 			return nil
 		},
-		Concurrency: opts.Concurrency, Limit: opts.Limit, RecordRequests: opts.RecordRequests, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop,
+		Concurrency: opts.Concurrency, Limit: opts.Limit, RecordRequests: opts.RecordRequests, Results: opts.Results, Prior: opts.Prior, Stop: opts.Stop, Budget: opts.Budget,
 		Progress: func(pr engine.Progress) {
 			if !totalKnown && rec.Store != nil {
 				if err := rec.Store.MarkRunning(rec.ID, pr.Total); err != nil && obs.Warn != nil {
@@ -153,7 +160,9 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 // Ending is the one rule for how a run ended: completed with its report when the engine
 // gave one and every result was stored; aborted when the dataset or the setup stopped it
 // (engine.Abort); interrupted when results could not all be stored (a resume evaluates
-// what is missing); cancelled when a user cancelled it (ctx's cause is ErrCancelled);
+// what is missing); cancelled with reason budget when its budget stopped it
+// (engine.ErrBudget), with the report of the examples done; cancelled when a user
+// cancelled it (ctx's cause is ErrCancelled);
 // interrupted otherwise (stopped by a shutdown, or ended by anything else). A run that
 // never started is ended with the error that kept it from starting.
 func Ending(ctx context.Context, rep *engine.Report, runErr, storeErr error) End {
@@ -164,6 +173,8 @@ func Ending(ctx context.Context, rep *engine.Report, runErr, storeErr error) End
 		e.Status = store.Completed
 	case errors.As(runErr, &abort):
 		e.Status = store.Aborted
+	case storeErr == nil && errors.Is(runErr, engine.ErrBudget):
+		e.Status, e.Reason = store.Cancelled, engine.ReasonBudget
 	case storeErr == nil && errors.Is(context.Cause(ctx), ErrCancelled):
 		e.Status = store.Cancelled
 	default:
@@ -181,6 +192,10 @@ func (e End) Record(st *store.Store, id string) error {
 	case store.Aborted:
 		errors.As(e.Err, &abort)
 		return st.Abort(id, e.stored(abort))
+	case store.Cancelled:
+		if e.Reason != "" {
+			return st.CancelFor(id, e.Reason)
+		}
 	}
 	return st.SetStatus(id, e.Status)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -241,6 +242,8 @@ func (c *Cluster) spawn(t testing.TB, name string, bin string, args ...string) {
 	d.cmd.Dir = c.Dir
 	d.cmd.Env = c.Env()
 	d.cmd.Stdout, d.cmd.Stderr = out, out
+	// A test binary killed by its -timeout runs no cleanup: the daemons then die with it.
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := d.cmd.Start(); err != nil {
 		out.Close()
 		t.Fatalf("slurmtest: start %s: %v", name, err)

@@ -265,3 +265,31 @@ func errCode(x engine.ExampleResult) diag.Code {
 	}
 	return x.Error.Code
 }
+
+// TestBatch10k: a bar-style run of 10,000 examples through OpenAI's Batch API, end to end
+// through the run service with the real store: split into batches of 2,500, every result
+// stored, the failures the stub refuses kept as provider_errors.
+func TestBatch10k(t *testing.T) {
+	const n = 10_000
+	r := newBatchRun(t, n, false)
+	cfg := fastPolls
+	cfg.MaxRequests = 2500
+	p := r.plan(t, cfg)
+	rec := r.newRun(t, p)
+	start := time.Now()
+	got, end := r.execute(t, context.Background(), p, rec, Options{Concurrency: 8})
+	took := time.Since(start)
+	if end.Status != store.Completed || end.Report.Summary.Examples != n || end.Report.Summary.ExecutionErrors != 1429 {
+		t.Fatalf("%+v", end)
+	}
+	if r.srv.Count("create") != 4 || r.srv.Count("sync") != 0 {
+		t.Fatalf("%d batches, %d synchronous requests", r.srv.Count("create"), r.srv.Count("sync"))
+	}
+	if got[n-2].Status != engine.StatusValid || errCode(got[n-1]) != diag.ProviderError {
+		t.Errorf("%+v %+v", got[n-2], got[n-1])
+	}
+	if run, err := r.st.GetRun(rec.ID); err != nil || run.Done != n {
+		t.Errorf("stored %+v, %v", run, err)
+	}
+	t.Logf("%d examples through the batch path in %s (%.0f examples/s)", n, took.Round(time.Millisecond), n/took.Seconds())
+}

@@ -10,7 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -19,8 +19,9 @@ import (
 	"github.com/benchy-eval/benchy/internal/redact"
 )
 
-// client is what the adapters of one provider share: the HTTP client, the key, the cap on
-// requests in flight and the requests-per-minute limiter.
+// client is what the adapters of one provider share: the HTTP client and the key. The
+// limits on its requests are the process's limiter for the provider (ratelimit.go), which
+// every client sending to it shares.
 type client struct {
 	cfg     Config
 	key     string
@@ -28,8 +29,7 @@ type client struct {
 	// cacheBase is the base URL as response cache keys hold it: its credentials masked.
 	cacheBase string
 	http      *http.Client
-	slots     chan struct{} // nil: no concurrency cap
-	pacer     *pacer        // nil: no rate limit
+	lim       atomic.Pointer[boundLimiter] // the provider's limiter, looked up at the first request
 	sleep     func(context.Context, time.Duration) error
 	jitter    func() float64 // in [0, 1)
 }
@@ -44,12 +44,6 @@ func newClient(cfg Config, key string) *client {
 		jitter:  rand.Float64,
 	}
 	c.cacheBase = c.secrets.String(cfg.BaseURL)
-	if cfg.MaxConcurrency > 0 {
-		c.slots = make(chan struct{}, cfg.MaxConcurrency)
-	}
-	if cfg.RequestsPerMinute > 0 {
-		c.pacer = &pacer{interval: time.Minute / time.Duration(cfg.RequestsPerMinute)}
-	}
 	return c
 }
 
@@ -71,8 +65,9 @@ const maxBody = 64 << 20
 func (c *client) send(ctx context.Context, url string, header http.Header, body *requestBody) (*response, *engine.Failure) {
 	var last string
 	unreachable := false // the last attempt found no server
+	retrying := false    // the attempt waited out a 429's Retry-After
 	for attempt := 0; ; attempt++ {
-		resp, wait, err := c.try(ctx, url, header, body)
+		resp, wait, err := c.try(ctx, url, header, body, retrying)
 		var fileFailure *engine.Failure
 		switch {
 		case errors.As(err, &fileFailure):
@@ -97,32 +92,41 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 			}
 			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)%s", last, attempt+1, hint)
 		}
+		tooMany := err == nil && resp.status == http.StatusTooManyRequests
+		retrying = tooMany && wait > 0
+		why := whyRetryAfter
 		if wait == 0 {
-			wait = c.backoff(attempt)
+			wait, why = c.backoff(attempt), whyTooMany
 		}
-		if c.sleep(ctx, wait) != nil {
+		done := func() {}
+		if tooMany {
+			done = c.limiter(url).pausing(why) // the progress line says the run waits for the rate limit
+		}
+		slept := c.sleep(ctx, wait)
+		done()
+		if slept != nil {
 			return nil, engine.ExecutionError(diag.Timeout, "cancelled while waiting to retry: %s", last)
 		}
 	}
 }
 
-// try makes one attempt within the concurrency cap, the rate limit and the per-request
-// timeout. wait is the server's Retry-After, or 0. The error is an *engine.Failure when a
-// file of the body failed it.
-func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody) (*response, time.Duration, error) {
-	if c.slots != nil {
-		select {
-		case c.slots <- struct{}{}:
-			defer func() { <-c.slots }()
-		case <-ctx.Done():
-			return nil, 0, ctx.Err()
-		}
+// try makes one attempt within the provider's limits (ratelimit.go) and the per-request
+// timeout; retrying says it follows a 429 whose Retry-After it waited out. wait is the
+// server's Retry-After, or 0. The error is an *engine.Failure when a file of the body failed
+// it. The reply, whatever its status, goes to the limiter: its rate-limit headers and the
+// tokens it reports.
+func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody, retrying bool) (*response, time.Duration, error) {
+	l := c.limiter(url)
+	raw := 1
+	if l.tokensPerMinute() > 0 {
+		raw = requestTokens(body)
 	}
-	if c.pacer != nil {
-		if err := c.pacer.wait(ctx, c.sleep); err != nil {
-			return nil, 0, err
-		}
+	t, err := l.enter(ctx, raw, retrying)
+	if err != nil {
+		return nil, 0, err
 	}
+	status, replied, data := 0, http.Header(nil), []byte(nil)
+	defer func() { l.leave(t, status, replied, data) }()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	s := &sending{b: body}
@@ -150,14 +154,15 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body *
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	status, replied = resp.StatusCode, resp.Header
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return nil, 0, err
 	}
 	if len(data) > maxBody {
 		return nil, 0, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
 	}
-	return &response{status: resp.StatusCode, body: data}, retryAfter(resp.Header.Get("Retry-After")), nil
+	return &response{status: resp.StatusCode, body: data}, retryAfterHeaders(resp.Header), nil
 }
 
 // backoff is the wait before retry attempt+1: 0.5 s doubling to at most 30 s, with ±50%
@@ -167,16 +172,18 @@ func (c *client) backoff(attempt int) time.Duration {
 	return time.Duration(float64(base) * (0.5 + c.jitter()))
 }
 
-// retryAfter reads a Retry-After header: seconds or an HTTP date; at most 5 minutes.
+// retryAfter reads a Retry-After header: seconds or an HTTP date; at most maxWait. The
+// seconds are bounded before they become a Duration: 1e30 seconds overflowed it into a
+// negative wait, which retried at once.
 func retryAfter(v string) time.Duration {
 	if v == "" {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return min(time.Duration(s*float64(time.Second)), 5*time.Minute)
+		return min(time.Duration(min(s, maxWait.Seconds())*float64(time.Second)), maxWait)
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return min(max(time.Until(t), 0), 5*time.Minute)
+		return min(max(time.Until(t), 0), maxWait)
 	}
 	return 0
 }
@@ -190,28 +197,6 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// pacer spaces requests evenly to honour a requests-per-minute limit across all workers.
-type pacer struct {
-	mu       sync.Mutex
-	interval time.Duration
-	next     time.Time
-}
-
-func (p *pacer) wait(ctx context.Context, sleep func(context.Context, time.Duration) error) error {
-	p.mu.Lock()
-	now := time.Now()
-	at := p.next
-	if at.Before(now) {
-		at = now
-	}
-	p.next = at.Add(p.interval)
-	p.mu.Unlock()
-	if d := at.Sub(now); d > 0 {
-		return sleep(ctx, d)
-	}
-	return nil
 }
 
 // snippet is the start of a reply body, for messages, cut at a character boundary after its

@@ -230,19 +230,6 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-// TestPacer: requests-per-minute spaces requests evenly across callers.
-func TestPacer(t *testing.T) {
-	p := &pacer{interval: 100 * time.Millisecond}
-	var waits []time.Duration
-	sleep := func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
-	for range 3 {
-		p.wait(context.Background(), sleep)
-	}
-	if len(waits) != 2 || waits[0] < 90*time.Millisecond || waits[1] < 190*time.Millisecond {
-		t.Errorf("waits %v, want about 100ms and 200ms", waits)
-	}
-}
-
 // TestKeyNeverInFailures: a server that echoes the Authorization header into its error body
 // does not get the key into the recorded failure.
 func TestKeyNeverInFailures(t *testing.T) {

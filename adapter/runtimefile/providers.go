@@ -14,7 +14,7 @@ import (
 // benchmark may name in ai-system.provider.
 
 // providerKeys are a provider's keys, in the order the documentation gives them.
-var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "tokens_per_minute", "max_retries", "timeout", "structured_output", "cache", "prices"}
+var providerKeys = []string{"kind", "base_url", "api_key_env", "max_concurrency", "requests_per_minute", "tokens_per_minute", "max_retries", "timeout", "structured_output", "cache", "prices", "batch"}
 
 var (
 	kinds = []string{string(provider.KindOpenAI), string(provider.KindAnthropic)}
@@ -79,6 +79,11 @@ func (p *parser) provider(e yamlnode.Pair) (provider.Config, bool) {
 			cfg.CacheMode = p.choice(owner, "cache", provider.CacheModes, "off (the default), use, refresh or only", e.Value, at)
 		case "prices":
 			cfg.Prices = p.prices(owner, e.Value, at)
+		case "batch":
+			cfg.Batch.On = e.Value.Kind == yamlnode.Bool && strings.EqualFold(e.Value.Text, "true")
+			if e.Value.Kind != yamlnode.Bool && e.Value.Kind != yamlnode.Bad {
+				p.report(e.Value.Pos(), at, owner+": batch must be true (send the run through the provider's batch API) or false")
+			}
 		default:
 			if secretKey(e.Key) {
 				// Only the key's name is repeated, never its value.

@@ -108,6 +108,11 @@ func (b *bodyBuilder) finish(v any) (*requestBody, error) {
 	if err != nil {
 		return nil, engine.ExecutionError(diag.AdapterError, "encoding the request: %v", err)
 	}
+	return b.cut(data)
+}
+
+// cut cuts the request's JSON, data, at the artifacts' markers.
+func (b *bodyBuilder) cut(data []byte) (*requestBody, error) {
 	type cut struct {
 		at, n int // the marker's offset and length, inside its quotes
 		a     *artifact

@@ -12,7 +12,10 @@ import (
 
 	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/internal/testkit"
+	"github.com/benchy-eval/benchy/ir"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // qaYAML is a model benchmark of one question per example, over the provider "local".
@@ -191,5 +194,42 @@ func TestPromptTemplateDiagnostics(t *testing.T) {
 	}
 	if n := asked.Load(); n != 0 {
 		t.Errorf("the provider was asked %d times, want never", n)
+	}
+}
+
+// TestRunReasonInTheAPI: a run cancelled at its budget says so (reason "budget") in GET
+// /api/runs/{id} and in the list; a run a user cancelled has no reason.
+func TestRunReasonInTheAPI(t *testing.T) {
+	var asked atomic.Int64
+	dir := modelWorkspace(t, chatStub(t, &asked).URL)
+	s, srv := serve(t, Config{Workspace: dir})
+	b, _ := compiler.Compile([]byte(qaYAML))
+	canonical, _ := ir.Marshal(b)
+	ids := map[string]string{}
+	for _, reason := range []string{api.ReasonBudget, ""} {
+		run, err := s.st.CreateRun(store.RunSpec{Benchmark: "qa/benchmark.yaml", IR: canonical, IRHash: ir.Hash(canonical), AISystem: b.AISystem, Binding: "local"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.st.MarkRunning(run.ID, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.st.CancelFor(run.ID, reason); err != nil {
+			t.Fatal(err)
+		}
+		ids[reason] = run.ID
+	}
+	if v := getRun(t, srv, ids[api.ReasonBudget]); v.Status != api.Cancelled || v.Reason != api.ReasonBudget {
+		t.Errorf("a run cancelled at its budget: %s reason %q, want cancelled, budget", v.Status, v.Reason)
+	}
+	if v := getRun(t, srv, ids[""]); v.Status != api.Cancelled || v.Reason != "" {
+		t.Errorf("a run cancelled by a user: %s reason %q, want none", v.Status, v.Reason)
+	}
+	var list api.Runs
+	decode(t, srv, "GET", "/api/runs", "", http.StatusOK, &list)
+	for _, v := range list.Runs {
+		if v.ID == ids[api.ReasonBudget] && v.Reason != api.ReasonBudget {
+			t.Errorf("the list shows the budget's run with reason %q", v.Reason)
+		}
 	}
 }

@@ -284,7 +284,7 @@ func (s *Server) view(run store.Run) api.Run {
 		BenchmarkHash: run.BenchmarkHash, DatasetDigest: run.DatasetDigest, System: wireSystem(run.System),
 		Binding: run.Binding, Options: api.Options(run.Options), Status: string(run.Status),
 		CreatedAt: run.CreatedAt, StartedAt: run.StartedAt, FinishedAt: run.FinishedAt, Total: run.Total,
-		Done: run.Done, Summary: (*api.Summary)(run.Summary), Report: run.Report, Error: wireError(inWorkspace(run.Error, s.dir))}
+		Done: run.Done, Summary: (*api.Summary)(run.Summary), Report: run.Report, Error: wireError(inWorkspace(run.Error, s.dir)), Reason: run.Reason}
 	if run.Status != store.Running {
 		return v
 	}

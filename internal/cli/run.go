@@ -39,6 +39,8 @@ func runRun(e *env, args []string) int {
 	g.define(fs)
 	cacheMode := fs.String("cache", "", "model AI-systems' response cache, kept in the workspace's store: `MODE` off, use (replay the replies it holds, keep those of the requests sent), refresh (send every request, keep the new replies) or only (replay without the network: a request it holds no reply to is a cache_miss execution error) (default: each provider's cache: in the runtime file, else off)")
 	recordAll := fs.Bool("record-requests", false, fmt.Sprintf("keep the request sent to a model (rendered, no secret, artifacts as markers) for every example, shown with its result (default: the first %d examples; --record-requests=false: none)", engine.DefaultRecordRequests))
+	var bud budgetFlags
+	bud.define(fs)
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`: one testcase per example, a failure for each one not valid or scoring below 1, its fields in the message (several systems: one testsuite each)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), runExitCodes) }
@@ -52,6 +54,10 @@ func runRun(e *env, args []string) int {
 	}
 	if *cacheMode != "" && !slices.Contains(provider.CacheModes, *cacheMode) {
 		fmt.Fprintf(e.stderr, "benchy run: --cache %q: want off, use, refresh or only\n", *cacheMode)
+		return ExitUsage
+	}
+	if msg := bud.check(len(chosen.list)); msg != "" {
+		fmt.Fprintf(e.stderr, "benchy run: %s\n", msg)
 		return ExitUsage
 	}
 	if g.ci && !g.set {
@@ -85,6 +91,17 @@ func runRun(e *env, args []string) int {
 	if err != nil {
 		return prepareFailed(e, err)
 	}
+	if bud.estimate {
+		return runEstimate(e, plan, *limit)
+	}
+	settings.budget = bud.budget()
+	if bud.resume != "" {
+		resumed, code := openResumed(e, &settings, plan, bud.resume, flagGiven(fs, "concurrency"))
+		if resumed == nil {
+			return code
+		}
+		settings.resumed = resumed
+	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
 	if msg := outputClash(*out, stream, benchDir, plan.Paths.Workspace, plan.IR, readFiles(pos[0], plan.RuntimeFile, ws)); msg != "" {
@@ -106,6 +123,9 @@ func runRun(e *env, args []string) int {
 	res := execute(ctx, e.stderr, settings, plan, *out, stream, newProgressBar(e.stderr))
 	defer res.rec.close()
 	defer res.rec.summary(e.stderr, res.stored)
+	if res.end.Reason == engine.ReasonBudget {
+		return budgetStopped(e.stderr, res, settings, *out)
+	}
 	if res.end.Err != nil {
 		var a *engine.Abort
 		if errors.As(res.end.Err, &a) {
@@ -170,6 +190,8 @@ type runSettings struct {
 	opts     store.Options
 	gate     gate   // --fail-under
 	junit    string // --junit FILE, "" for none
+	budget   *engine.Budget
+	resumed  *resumed // --resume: the stored run it goes on with
 }
 
 // lockResults locks the result files of a run, before the store and any AI-system call:
@@ -253,7 +275,11 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	if r.junit != "" {
 		res.junit = &junitSuite{benchmark: displayName(r.bench), system: plan.System.Label, input: plan.IR.Program.Input, output: plan.IR.Program.Output}
 	}
-	if r.store {
+	var prior func(int) (engine.ExampleResult, bool)
+	switch {
+	case r.resumed != nil:
+		res.rec, prior = r.resumed.rec, r.resumed.prior
+	case r.store:
 		res.rec = openRecorder(log, r.bench, r.ws, plan.Spec("", r.opts))
 	}
 	obs := workspace.Observer{StoreFailed: res.rec.warn, Warn: res.rec.warn, Result: func(er engine.ExampleResult, _ bool) {
@@ -269,13 +295,20 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 		obs.Progress = bar.update
 		bar.keepStderr(res.rec.stderrLog()) // on a terminal, which shows only its beginning
 	}
-	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, RecordRequests: r.opts.RecordRequests, Results: jsonl},
-		res.rec.record(), obs)
+	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, RecordRequests: r.opts.RecordRequests, Results: jsonl,
+		Prior: prior, Budget: r.budget}, res.rec.record(), obs)
 	if bar != nil {
 		bar.finish()
 	}
 	res.stored = res.rec.end(res.end)
-	if res.end.Err == nil {
+	if res.end.Reason == engine.ReasonBudget {
+		// The examples done are written as a stopped run's stream is, and the document with
+		// their report, which says why it stopped.
+		res.writeErr = jsonl.ensure()
+		if res.writeErr == nil {
+			res.writeErr = assemble(out, stream, res.end.Report, "")
+		}
+	} else if res.end.Err == nil {
 		runID := ""
 		if res.stored == store.Completed {
 			runID = res.rec.id

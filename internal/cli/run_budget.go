@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/store"
+)
+
+// ExitBudget is a run its budget (--max-cost, --max-tokens) stopped before its last
+// example: the results it has are written, and the run is stored cancelled with reason
+// budget, to be resumed with a larger budget (--resume).
+const ExitBudget = 4
+
+// budgetFlags are benchy run's budget, resume and estimate flags.
+type budgetFlags struct {
+	maxCost   float64
+	maxTokens int
+	estimate  bool
+	resume    string
+}
+
+func (b *budgetFlags) define(fs *flag.FlagSet) {
+	fs.Float64Var(&b.maxCost, "max-cost", 0, "stop starting requests to a model before its cost at the runtime file's prices could pass `USD` (counting those in flight; replies from the response cache are free); the run ends cancelled with reason budget and exits 4, its results written")
+	fs.IntVar(&b.maxTokens, "max-tokens", 0, "stop starting requests to a model before their input and output tokens could pass `N` (counting those in flight); as --max-cost")
+	fs.BoolVar(&b.estimate, "estimate", false, "render every request the run would send, send none, and print the requests, the expected input tokens, the output-token bound and the cost range; no run is stored")
+	fs.StringVar(&b.resume, "resume", "", "go on with the stored run `ID` (cancelled or interrupted, of this benchmark and system), reusing its results: only the examples it lacks are evaluated; with a larger --max-cost or --max-tokens after its budget stopped it")
+}
+
+// check says what is wrong with the flags for a run of systems systems (0: the
+// benchmark's own), or "".
+func (b *budgetFlags) check(systems int) string {
+	switch {
+	case b.maxCost < 0 || math.IsNaN(b.maxCost) || math.IsInf(b.maxCost, 0) || b.maxTokens < 0:
+		return "--max-cost and --max-tokens must be positive"
+	case systems > 0 && (b.maxCost > 0 || b.maxTokens > 0 || b.estimate || b.resume != ""):
+		return "--max-cost, --max-tokens, --estimate and --resume take the benchmark's own AI-system, not --system, --model or --system-file"
+	case b.estimate && (b.resume != "" || b.maxCost > 0 || b.maxTokens > 0):
+		return "--estimate sends nothing: it takes no --resume, --max-cost or --max-tokens"
+	}
+	return ""
+}
+
+// budget is the run's engine.Budget, nil without one.
+func (b *budgetFlags) budget() *engine.Budget {
+	if b.maxCost == 0 && b.maxTokens == 0 {
+		return nil
+	}
+	return &engine.Budget{MaxCostUSD: b.maxCost, MaxTokens: b.maxTokens}
+}
+
+// resumed is a stored run benchy run goes on with: its record, and its results to reuse.
+type resumed struct {
+	rec   *recorder
+	prior func(int) (engine.ExampleResult, bool)
+}
+
+// openResumed finds run id in the store of the plan's workspace and checks that it can go
+// on with plan: cancelled or interrupted, of the same benchmark IR and the same AI-system.
+// The run keeps its limit and what it records (its stored options), its concurrency unless
+// --concurrency is given. Nil, with the exit code, when it cannot.
+func openResumed(e *env, r *runSettings, plan *workspace.Plan, id string, concurrencyGiven bool) (*resumed, int) {
+	fail := func(format string, args ...any) (*resumed, int) {
+		fmt.Fprintf(e.stderr, "benchy run: --resume %s: %s\n", id, fmt.Sprintf(format, args...))
+		return nil, ExitFail
+	}
+	if r.ws == "" || !r.store {
+		return fail("the benchmark is in no workspace whose store keeps runs (or --no-store is given)")
+	}
+	st, err := store.Open(storePath(r.ws))
+	if err != nil {
+		return fail("%v", err)
+	}
+	run, err := findResumable(st, id)
+	if err == nil && run.IRHash != plan.IRHash {
+		err = fmt.Errorf("run %s is of another version of the benchmark (IR %s, this one %s): start a new run", run.ID, run.IRHash, plan.IRHash)
+	}
+	if err == nil && run.System != nil && run.System.Hash != plan.System.Hash {
+		err = fmt.Errorf("run %s is of another AI-system (%s) than this one (%s): start a new run", run.ID, run.System.Label, plan.System.Label)
+	}
+	if err != nil {
+		st.Close()
+		return fail("%v", err)
+	}
+	conc := r.opts.Concurrency
+	r.opts = run.Options
+	if concurrencyGiven || r.opts.Concurrency == 0 {
+		r.opts.Concurrency = conc
+	}
+	p := st.Prior(run.ID)
+	return &resumed{rec: &recorder{log: e.stderr, st: st, db: storePath(r.ws), id: run.ID}, prior: p.Get}, ExitOK
+}
+
+// findResumable is the stored run id names (any unique start or end of it), when it is
+// cancelled or interrupted.
+func findResumable(st *store.Store, id string) (store.Run, error) {
+	full, err := st.FindRun(id)
+	if err != nil {
+		return store.Run{}, err
+	}
+	run, err := st.GetRun(full)
+	if err != nil {
+		return store.Run{}, err
+	}
+	if run.Status != store.Cancelled && run.Status != store.Interrupted {
+		return store.Run{}, fmt.Errorf("run %s is %s: only a cancelled or interrupted run can be resumed", run.ID, run.Status)
+	}
+	return run, nil
+}
+
+// ensure creates the stream if no result was written to it: a run its budget stopped
+// before its first example still has a (empty) stream and a document.
+func (l *lazyFile) ensure() error {
+	if l.f != nil {
+		return nil
+	}
+	_, err := l.Write(nil)
+	return err
+}
+
+// budgetStopped ends a run its budget stopped: its summary so far, why it stopped and
+// how to go on, exit 4.
+func budgetStopped(w io.Writer, res executed, r runSettings, out string) int {
+	if res.writeErr != nil {
+		fmt.Fprintf(w, "benchy run: writing %s: %v\n", out, res.writeErr)
+		return ExitFail
+	}
+	if res.end.Report != nil {
+		printSummary(w, res.end.Report, out)
+	}
+	var be *engine.BudgetError
+	if !errors.As(res.end.Err, &be) {
+		fmt.Fprintf(w, "stopped: %v\n", res.end.Err)
+		return ExitBudget
+	}
+	var limits, larger string
+	if c := be.Budget.MaxCostUSD; c > 0 {
+		limits = "$" + strconv.FormatFloat(c, 'f', -1, 64)
+		larger = " --max-cost " + strconv.FormatFloat(2*c, 'f', -1, 64)
+	}
+	if n := be.Budget.MaxTokens; n > 0 {
+		if limits != "" {
+			limits += " and "
+		}
+		limits += strconv.Itoa(n) + " tokens"
+		larger += " --max-tokens " + strconv.Itoa(2*n)
+	}
+	fmt.Fprintf(w, "stopped: the budget of %s would be exceeded by the next request; %d of %d examples done\n", limits, be.Index, be.Total)
+	if res.rec != nil && res.stored != "" {
+		fmt.Fprintf(w, "resume with a larger budget: benchy run --resume %s%s %s\n", res.rec.id, larger, r.bench)
+	} else {
+		fmt.Fprintf(w, "the run is not stored: run it again with a larger budget%s\n", larger)
+	}
+	return ExitBudget
+}

@@ -23,6 +23,8 @@ Exit codes:
   3  every example was an execution error (the AI-system never reached, or no answer with an output):
      the score measures the setup. A run of mostly errors says "failed infrastructure" and exits 0
      unless a gate fails: gate it with --fail-under
+  4  the budget (--max-cost, --max-tokens) stopped the run before its last example: its results so far
+     are written and it is stored cancelled (reason budget); --resume ID with a larger budget goes on
 When several apply, 3 wins over 1 (a broken setup is said before a gate it also fails).
 `
 

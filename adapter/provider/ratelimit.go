@@ -17,9 +17,15 @@ import (
 // limiter. A limiter holds
 //   - the runtime file's requests_per_minute, as requests spaced evenly (never more than
 //     the limit in any minute, nor a burst a provider enforcing it per second refuses);
-//   - its tokens_per_minute, as a sliding window of the tokens each request reserved when
-//     it was admitted (never more than the limit within any window), the reservation
-//     corrected by the input and output tokens the reply reports;
+//   - its tokens_per_minute, paced evenly (a request's tokens spaced at the limit's rate,
+//     a second's worth ahead at most: no burst of a minute's tokens that a provider
+//     enforcing the limit per second refuses), within a sliding window of the tokens each request reserved when
+//     it was admitted (never more than the limit within any minute), the reservation
+//     replaced by the input and output tokens the reply reports, counted from when the
+//     request reached the provider at the latest: its reply, or arrivalSlack after it was
+//     admitted if that is sooner. The provider counts a request when it arrives, and a
+//     request delayed on its way must not meet, inside the provider's minute, one
+//     admitted just as it left ours;
 //   - the provider's own word, read from every reply's headers: a limit whose remaining
 //     count is 0 holds every request until its reset, and a 429's Retry-After holds every
 //     request not already waiting it out;
@@ -33,10 +39,10 @@ import (
 // provider entry that last used it (a runtime file edited between two runs of a server
 // takes effect at the next).
 
-// windowSlack lengthens the tokens window past a minute: a provider counts a request when
-// it arrives, a little after it was admitted, and without it a request delayed on its way
-// could meet, inside the provider's minute, one admitted just as it left the window.
-const windowSlack = 250 * time.Millisecond
+// arrivalSlack is how long after its admission a request is taken to have reached the
+// provider at the latest, when its reply comes later (a model's answer takes seconds):
+// counting its tokens from the reply would cost a minute's budget the reply's latency.
+const arrivalSlack = 500 * time.Millisecond
 
 // maxWait bounds any wait a reply asks for, as retryAfter does: a reset hours away (a daily
 // limit) is asked about again after it.
@@ -158,12 +164,20 @@ func replyTokens(body []byte) (int, bool) {
 	return n, n > 0
 }
 
-// ticket is one admitted request: its reservation in the tokens window.
+// ticket is one admitted request.
 type ticket struct {
-	at     time.Time // when it was admitted
-	raw    int       // the estimate before calibration
-	tokens int       // reserved, then what the reply reported
-	queued bool      // still in the tokens window
+	at    time.Time     // when it was admitted
+	raw   int           // the estimate before calibration
+	cost  time.Duration // the tokens' share of the pace
+	spent *spent        // its reservation in the tokens window while it is in flight; nil: none
+}
+
+// spent is tokens in the tokens window since a time: a request's reservation while it is in
+// flight (live), what its reply reported from the reply on.
+type spent struct {
+	at     time.Time
+	tokens int
+	live   *ticket
 }
 
 // hold is a wait the provider asked for: until a time, for a reason.
@@ -177,14 +191,15 @@ type hold struct {
 type limiter struct {
 	mu      sync.Mutex
 	now     func() time.Time
-	window  time.Duration // of the tokens limit: a minute and windowSlack; tests shorten it
+	window  time.Duration // of the tokens limit: a minute; tests shorten it
 	changed chan struct{} // closed and replaced when a waiter may now pass; nil while none waits
 
 	ceiling, rpm, tpm int // the runtime file's limits; 0: none
 
 	nextRequest time.Time // the earliest the next request may go under rpm
 
-	spent   []*ticket // the tokens window's reservations, oldest first, from head
+	paced   time.Time // when the tokens admitted so far are spent at the limit's pace
+	spent   []*spent  // the tokens window, oldest first, from head
 	head    int
 	sum     int // of spent[head:]
 	replied bool
@@ -206,7 +221,7 @@ type limiter struct {
 }
 
 func newLimiter(now func() time.Time) *limiter {
-	return &limiter{now: now, window: time.Minute + windowSlack, holds: map[string]hold{}}
+	return &limiter{now: now, window: time.Minute, holds: map[string]hold{}}
 }
 
 func (l *limiter) configure(ceiling, rpm, tpm int) {
@@ -338,19 +353,36 @@ func (l *limiter) admit(now time.Time, raw int, retrying bool) (*ticket, time.Ti
 	t := &ticket{at: now, raw: raw}
 	if l.tpm > 0 {
 		l.expire(now)
-		t.tokens = min(l.estimate(raw), l.tpm) // a request larger than a minute's goes alone
-		if l.sum+t.tokens > l.tpm {
-			return nil, l.freed(l.sum + t.tokens - l.tpm), whyTokens
+		n := min(l.estimate(raw), l.tpm) // a request larger than a minute's goes alone
+		if ahead := l.window / 60; l.paced.Sub(now) > ahead {
+			return nil, l.paced.Add(-ahead), whyTokens
 		}
-		t.queued = true
-		l.spent = append(l.spent, t)
-		l.sum += t.tokens
+		if l.sum+n > l.tpm {
+			return nil, l.freed(l.sum + n - l.tpm), whyTokens
+		}
+		t.cost = l.pace(n)
+		l.paced = later(l.paced, now).Add(t.cost)
+		t.spent = &spent{at: now, tokens: n, live: t}
+		l.spent = append(l.spent, t.spent)
+		l.sum += n
 	}
 	if l.rpm > 0 {
 		l.nextRequest = now.Add(time.Minute / time.Duration(l.rpm))
 	}
 	l.inflight++
 	return t, time.Time{}, ""
+}
+
+// pace is the time n tokens take at the limit's rate.
+func (l *limiter) pace(n int) time.Duration {
+	return time.Duration(float64(n) * float64(l.window) / float64(l.tpm))
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // capacity is the cap on requests in flight: max_concurrency, or AIMD's below it; 0: none.
@@ -362,13 +394,19 @@ func (l *limiter) capacity() int {
 	return c
 }
 
-// expire drops the reservations that left the tokens window.
+// expire drops the tokens that left the window. A request in flight for longer than the
+// window stays in it, as if sent now.
 func (l *limiter) expire(now time.Time) {
 	cut := now.Add(-l.window)
 	for l.head < len(l.spent) && !l.spent[l.head].at.After(cut) {
-		t := l.spent[l.head]
-		l.sum -= t.tokens
-		t.queued = false
+		s := l.spent[l.head]
+		if s.live != nil {
+			moved := &spent{at: now, tokens: s.tokens, live: s.live}
+			s.live.spent = moved
+			l.spent = append(l.spent, moved)
+		} else {
+			l.sum -= s.tokens
+		}
 		l.spent[l.head] = nil
 		l.head++
 	}
@@ -378,14 +416,18 @@ func (l *limiter) expire(now time.Time) {
 	}
 }
 
-// freed is when the window will have let go of need tokens.
+// freed is when the window will have let go of need tokens; zero when that takes replies
+// to requests in flight, which wake the waiters.
 func (l *limiter) freed(need int) time.Time {
-	for _, t := range l.spent[l.head:] {
-		if need -= t.tokens; need <= 0 {
-			return t.at.Add(l.window)
+	for _, s := range l.spent[l.head:] {
+		if s.live != nil {
+			continue
+		}
+		if need -= s.tokens; need <= 0 {
+			return s.at.Add(l.window)
 		}
 	}
-	return l.now().Add(l.window) // corrections shrank the window under need: look again
+	return time.Time{}
 }
 
 // estimate is raw scaled by the largest ratio of reported to estimated tokens among the
@@ -424,11 +466,24 @@ func (l *limiter) leave(t *ticket, status int, header http.Header, body []byte) 
 func (l *limiter) settle(now time.Time, t *ticket, status int, header http.Header, used int, ok bool) {
 	l.inflight--
 	l.replied = true
-	if ok {
-		if t.queued {
-			l.sum += used - t.tokens
-			t.tokens = used
+	if s := t.spent; s != nil {
+		n := s.tokens // what a reply that reports nothing may have used
+		if ok {
+			n = used
 		}
+		l.sum += n - s.tokens
+		l.paced = l.paced.Add(l.pace(n) - t.cost)
+		s.tokens, s.live, t.spent = 0, nil, nil
+		at := now
+		if arrived := t.at.Add(arrivalSlack); arrived.Before(at) {
+			at = arrived
+		}
+		if last := l.spent[len(l.spent)-1]; at.Before(last.at) {
+			at = last.at // kept in order: counted a little longer
+		}
+		l.spent = append(l.spent, &spent{at: at, tokens: n})
+	}
+	if ok {
 		l.ratios[l.nratio%ratioMemory] = min(max(float64(used)/float64(max(t.raw, 1)), 1.0/64), 64)
 		l.nratio++
 	}

@@ -66,7 +66,7 @@ func inWindow(sends []sent, from time.Time, w time.Duration) int {
 
 // TestTokensPerMinuteNeverAbove runs 64 workers against the limiter on a simulated clock
 // for five minutes: requests of 50 to 150 estimated tokens that use 1.25 to 2 times that
-// (their output unknown before the reply), replies after 20 ms to 2 s, every waiting worker
+// (their output unknown before the reply), replies after 20 to 520 ms, every waiting worker
 // looking again at each reply as enter's waiters do. Within any minute the tokens the
 // replies report never pass tokens_per_minute, and every minute after the first holds at
 // least 98% of it.
@@ -121,7 +121,7 @@ func TestTokensPerMinuteNeverAbove(t *testing.T) {
 		}
 		used := raw + raw*(1+rng.IntN(4))/4 // an output of a quarter to all of the input
 		sends = append(sends, sent{now, used})
-		latency := 20*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second)))
+		latency := 20*time.Millisecond + time.Duration(rng.Int64N(int64(500*time.Millisecond)))
 		heap.Push(q, simEvent{at: now.Add(latency), worker: e.worker, t: tk, used: used})
 	}
 	if most := maxInWindow(sends, time.Minute); most > limit {
@@ -159,14 +159,14 @@ func TestRequestsPerMinuteSpacing(t *testing.T) {
 func TestTokensBeforeFirstReply(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	l := newLimiter(func() time.Time { return now })
-	l.configure(0, 0, 1000)
+	l.configure(0, 0, 6000) // 100 a second, a second's worth ahead of the pace at most
 	a, _, _ := l.admit(now, 10, false)
 	if b, _, _ := l.admit(now, 10, false); a == nil || b != nil {
 		t.Fatalf("before a reply: first %v, second %v; want one request only", a != nil, b != nil)
 	}
 	l.settle(now, a, 200, http.Header{}, 30, true) // used three times the estimate
 	b, _, _ := l.admit(now, 10, false)
-	if b == nil || b.tokens != 30 {
+	if b == nil || b.spent.tokens != 30 {
 		t.Fatalf("after a reply: %+v, want 30 tokens reserved (the estimate calibrated)", b)
 	}
 	l.settle(now, b, 200, http.Header{}, 30, true)
@@ -175,7 +175,7 @@ func TestTokensBeforeFirstReply(t *testing.T) {
 		t.Fatal("a request larger than the limit went with 60 tokens in the window")
 	}
 	later := now.Add(l.window)
-	if big, _, _ = l.admit(later, 5000, false); big == nil || big.tokens != 1000 {
+	if big, _, _ = l.admit(later, 5000, false); big == nil || big.spent.tokens != 6000 {
 		t.Fatalf("in an empty window a request larger than the limit reserves %+v, want the whole limit", big)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchy-eval/benchy/adapter/provider"
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -38,7 +39,10 @@ func Batch(ctx context.Context, p *Plan, opts Options, rec Record) (engine.Facto
 		return p.Factory, nil
 	}
 	if rec.Store == nil {
-		return nil, fmt.Errorf("provider %q: batch: true keeps its batches in the workspace's run store, and this run has none: run the benchmark inside a workspace", b.Provider())
+		return nil, setupAbort("provider %q: batch: true keeps its batches in the workspace's run store, and this run has none: run the benchmark inside a workspace", b.Provider())
+	}
+	if bu := opts.Budget; bu != nil && (bu.MaxCostUSD > 0 || bu.MaxTokens > 0) {
+		return nil, setupAbort("provider %q: a budget (--max-cost, --max-tokens) cannot stop a batch, which the provider bills once it is submitted: see what the run would cost with benchy run --estimate, or set batch: false", b.Provider())
 	}
 	st, run := rec.Store, rec.ID
 	batches, err := loadBatches(st, run)
@@ -91,7 +95,7 @@ func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.
 		return nil
 	}
 	defer b.Close()
-	_, err := engine.Inputs(ctx, p.IR, p.BenchmarkDir, p.Paths, opts.Limit, func(i int, input map[string]any) error {
+	v, err := engine.Inputs(ctx, p.IR, p.BenchmarkDir, p.Paths, opts.Limit, func(i int, input map[string]any) error {
 		if replied[i] || inBatch(batches, i) {
 			return nil
 		}
@@ -104,6 +108,10 @@ func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.
 	})
 	if err != nil {
 		return err
+	}
+	// The total is known: a listing shows 0 of N while the run waits for its batches.
+	if err := st.MarkRunning(run, v.Total); err != nil {
+		return fmt.Errorf("recording the run's total: %w", err)
 	}
 	return b.Flush(ctx)
 }
@@ -166,7 +174,7 @@ func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, ba
 			return stopped(ctx, rec, b, batches, context.Cause(ctx))
 		case <-opts.Stop:
 			t.Stop()
-			return errors.New("stopped while waiting for the provider's batches: a resume of the run polls them")
+			return fmt.Errorf("stopped while waiting for the provider's batches (a resume of the run polls them): %w", engine.ErrStopped)
 		}
 	}
 }
@@ -220,4 +228,10 @@ func stopped(ctx context.Context, rec Record, b *provider.Batcher, batches []pro
 		}
 	}
 	return err
+}
+
+// setupAbort is the abort of a batch run that cannot start: no AI-system was called.
+func setupAbort(format string, args ...any) *engine.Abort {
+	return &engine.Abort{Diagnostic: diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.AdapterError, Path: []string{},
+		Message: fmt.Sprintf(format, args...), Line: 1, Column: 1}}
 }

@@ -146,7 +146,13 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 			}
 		},
 	}
-	rep, err := engine.Run(ctx, p.IR, p.Factory, eopts)
+	// A batch run first waits for its batches (batch.go): the engine then runs as ever, its
+	// adapters answering from the replies, so that the results are the synchronous run's.
+	factory, err := Batch(ctx, p, opts, rec)
+	var rep *engine.Report
+	if err == nil {
+		rep, err = engine.Run(ctx, p.IR, factory, eopts)
+	}
 	if w != nil {
 		if cerr := w.Close(); cerr != nil {
 			failed(cerr)

@@ -10,22 +10,30 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/workspace"
 )
 
 // progressBar shows a run's progress: a redrawn bar on a terminal, a plain line every few
-// seconds otherwise (logs, CI).
+// seconds otherwise (logs, CI). While the run's requests wait for a provider's rate limit
+// it says so ("waiting for the rate limit (tokens per minute) 12s"), and is drawn again
+// at its pace though no example ends.
 type progressBar struct {
-	w     io.Writer
-	live  *liveLine // the terminal the bar is redrawn on; nil when it is not one
-	last  time.Time
-	every time.Duration
-	p     engine.Progress
+	mu      sync.Mutex // the engine's progress and the waiting clock both draw
+	w       io.Writer
+	live    *liveLine // the terminal the bar is redrawn on; nil when it is not one
+	last    time.Time
+	every   time.Duration
+	p       engine.Progress
+	waiting func() (since time.Time, why string, ok bool)
+	waited  bool // the last line drawn said the run waited
+	stop    chan struct{}
+	stopped sync.Once
 }
 
 // newProgressBar draws on w: a terminal's standard error as Main wrapped it (a liveLine),
 // whose other writers' lines then go above the bar, or anything else line by line.
 func newProgressBar(w io.Writer) *progressBar {
-	b := &progressBar{w: w, every: 2 * time.Second}
+	b := &progressBar{w: w, every: 2 * time.Second, waiting: workspace.Waiting, stop: make(chan struct{})}
 	live, ok := w.(*liveLine)
 	if !ok && isTerminal(w) {
 		live, ok = newLiveLine(w), true
@@ -33,10 +41,36 @@ func newProgressBar(w io.Writer) *progressBar {
 	if ok {
 		b.live, b.every = live, 100*time.Millisecond
 	}
+	go b.watch()
 	return b
 }
 
+// watch draws the bar again at its pace while the run waits for a rate limit, and once
+// more when the wait ends, until finish.
+func (b *progressBar) watch() {
+	tick := time.NewTicker(min(b.every, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-tick.C:
+		}
+		_, _, waiting := b.waiting()
+		b.mu.Lock()
+		if waiting || b.waited {
+			if now := time.Now(); now.Sub(b.last) >= b.every {
+				b.last = now
+				b.draw()
+			}
+		}
+		b.mu.Unlock()
+	}
+}
+
 func (b *progressBar) update(p engine.Progress) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.p = p
 	if now := time.Now(); now.Sub(b.last) >= b.every || p.Done == p.Total {
 		b.last = now
@@ -44,9 +78,29 @@ func (b *progressBar) update(p engine.Progress) {
 	}
 }
 
+// waitText is what the bar says of a wait for a rate limit: "" when there is none.
+func (b *progressBar) waitText() string {
+	since, why, ok := b.waiting()
+	b.waited = ok
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" · waiting for the rate limit (%s) %s", why, time.Since(since).Round(time.Second))
+}
+
+// draw draws the bar, with b.mu held.
 func (b *progressBar) draw() {
 	p := b.p
-	if p.Total == 0 {
+	wait := b.waitText()
+	if p.Total == 0 { // no example has ended yet
+		if wait == "" {
+			return
+		}
+		if b.live == nil {
+			fmt.Fprintf(b.w, "progress 0/?%s\n", wait)
+		} else {
+			b.live.draw(cut("0/?"+wait, b.live.columns()-1))
+		}
 		return
 	}
 	rate := 0.0
@@ -58,11 +112,11 @@ func (b *progressBar) draw() {
 		eta = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
 	}
 	if b.live == nil {
-		fmt.Fprintf(b.w, "progress %d/%d (%.0f%%) %.1f/s eta %s · valid %d · invalid %d · errors %d\n", p.Done, p.Total, 100*float64(p.Done)/float64(p.Total),
-			rate, eta, p.Summary.Valid, p.Summary.InvalidOutputs, p.Summary.ExecutionErrors)
+		fmt.Fprintf(b.w, "progress %d/%d (%.0f%%) %.1f/s eta %s · valid %d · invalid %d · errors %d%s\n", p.Done, p.Total, 100*float64(p.Done)/float64(p.Total),
+			rate, eta, p.Summary.Valid, p.Summary.InvalidOutputs, p.Summary.ExecutionErrors, wait)
 		return
 	}
-	b.live.draw(barLine(p, rate, eta, b.live.columns()))
+	b.live.draw(cut(barLine(p, rate, eta, b.live.columns()-utf8.RuneCountInString(wait))+wait, b.live.columns()-1))
 }
 
 // barLine is the bar's line for p within columns-1 columns, the last one left free: a line
@@ -114,6 +168,9 @@ func cut(s string, n int) string {
 
 // finish ends the bar's line on a terminal, leaving it drawn as it last was.
 func (b *progressBar) finish() {
+	b.stopped.Do(func() { close(b.stop) })
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.live != nil {
 		b.live.end()
 	}

@@ -83,6 +83,15 @@ func runRun(e *env, args []string) int {
 	}
 	settings := runSettings{bench: pos[0], ws: ws, out: *out, store: !*noStore && pos[0] != "-",
 		opts: store.Options{Limit: *limit, Concurrency: *concurrency, RecordRequests: recordRequests(fs, *recordAll)}, gate: g, junit: *junit}
+	for _, name := range []string{"runtime", "o", "cache"} {
+		if f := fs.Lookup(name); f != nil && flagGiven(fs, name) {
+			spelt := "--" + name
+			if len(name) == 1 {
+				spelt = "-" + name
+			}
+			settings.again = append(settings.again, spelt, f.Value.String())
+		}
+	}
 	if len(chosen.list) > 0 {
 		settings.outGiven = flagGiven(fs, "o")
 		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel)
@@ -192,6 +201,9 @@ type runSettings struct {
 	junit    string // --junit FILE, "" for none
 	budget   *engine.Budget
 	resumed  *resumed // --resume: the stored run it goes on with
+	// again are the flags a resume must repeat to run as this run did (--runtime, -o,
+	// --cache), as the hint to resume it prints them.
+	again []string
 }
 
 // lockResults locks the result files of a run, before the store and any AI-system call:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
@@ -153,9 +154,31 @@ func budgetStopped(w io.Writer, res executed, r runSettings, out string) int {
 	}
 	fmt.Fprintf(w, "stopped: the budget of %s would be exceeded by the next request; %d of %d examples done\n", limits, be.Index, be.Total)
 	if res.rec != nil && res.stored != "" {
-		fmt.Fprintf(w, "resume with a larger budget: benchy run --resume %s%s %s\n", res.rec.id, larger, r.bench)
+		fmt.Fprintf(w, "resume with a larger budget: benchy run --resume %s%s%s %s\n", res.rec.id, larger, shellArgs(r.again), shellArg(r.bench))
 	} else {
 		fmt.Fprintf(w, "the run is not stored: run it again with a larger budget%s\n", larger)
 	}
 	return ExitBudget
+}
+
+// shellArgs are args as a shell reads them back, each after a space.
+func shellArgs(args []string) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(" " + shellArg(a))
+	}
+	return b.String()
+}
+
+// shellArg is a quoted for a POSIX shell when it holds anything but plain characters.
+func shellArg(a string) string {
+	for _, r := range a {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r)) {
+			return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	if a == "" {
+		return "''"
+	}
+	return a
 }

@@ -145,6 +145,9 @@ func TestRunBudget(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no resume line:\n%s", stderr)
 			}
+			if !strings.Contains(stderr, " -o "+res+" "+bench+"\n") {
+				t.Errorf("the resume line does not repeat -o, which the run was given:\n%s", stderr)
+			}
 			st, err := store.Open(filepath.Join(dir, ".benchy", "benchy.db"))
 			if err != nil {
 				t.Fatal(err)

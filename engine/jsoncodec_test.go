@@ -140,6 +140,7 @@ func TestAppendResultAgrees(t *testing.T) {
 			ExampleResult{Index: 8 + 2*i, Status: StatusValid, Prediction: map[string]any{"a": "b"}, FieldScores: []FieldScore{}, Usage: u},
 			ExampleResult{Index: 9 + 2*i, Status: StatusExecutionError, Error: &ResultError{Code: "cache_miss", Message: "m"}, Usage: u})
 	}
+	var lines LineEncoder
 	for _, res := range results {
 		want, err := stdEncode(&res)
 		if err != nil {
@@ -153,11 +154,20 @@ func TestAppendResultAgrees(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("result %d:\n got %s\nwant %s", res.Index, got.Bytes(), want)
 		}
+		// The store's copy: the same line without its newline, from an encoder that has
+		// written others before.
+		line, err := lines.Line(&res)
+		if err != nil || !bytes.Equal(line, bytes.TrimSuffix(want, []byte{'\n'})) {
+			t.Errorf("result %d's line: %s, %v\nwant %s", res.Index, line, err, want)
+		}
 	}
 	// An invalid json.Number fails as it does in encoding/json.
 	bad := ExampleResult{Prediction: json.Number("1e")}
 	if err := (&resultEncoder{w: io.Discard}).encode(&bad); err == nil {
 		t.Error("an invalid json.Number was written")
+	}
+	if _, err := lines.Line(&bad); err == nil {
+		t.Error("an invalid json.Number was given a line")
 	}
 }
 

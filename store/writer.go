@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -31,8 +29,7 @@ type Writer struct {
 	s     *Store
 	runID string
 
-	buf bytes.Buffer
-	enc *json.Encoder
+	lines engine.LineEncoder // each result's JSON, as the results stream has it
 
 	enums   []labelledEnum // Labels' enums
 	counted []bool         // which of them the run's cells are counted of; nil before the first commit
@@ -64,8 +61,6 @@ func (s *Store) ResultWriter(id string, opts ...WriterOption) *Writer {
 	for _, o := range opts {
 		o(w)
 	}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false) // as the engine's results stream
 	return w
 }
 
@@ -92,12 +87,11 @@ func (w *Writer) Add(res engine.ExampleResult) error {
 
 // rowOf is res as the row Add stores.
 func (w *Writer) rowOf(res *engine.ExampleResult) (row, error) {
-	w.buf.Reset()
-	if err := w.enc.Encode(res); err != nil {
+	line, err := w.lines.Line(res)
+	if err != nil {
 		return row{}, err
 	}
-	r := row{idx: res.Index, status: string(res.Status), contribution: res.Contribution,
-		result: string(bytes.TrimSuffix(w.buf.Bytes(), []byte{'\n'}))}
+	r := row{idx: res.Index, status: string(res.Status), contribution: res.Contribution, result: string(line)}
 	if res.Score != nil {
 		r.score = *res.Score
 	}

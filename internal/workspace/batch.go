@@ -10,6 +10,7 @@ import (
 	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -29,6 +30,11 @@ import (
 // by a user (ctx's cause ErrCancelled) cancels its batches at the provider; one stopped
 // otherwise (opts.Stop, a shutdown) leaves them running, to be polled by its resume.
 func Batch(ctx context.Context, p *Plan, opts Options, rec Record) (engine.Factory, error) {
+	// Only a model can be batched; the adapter that says whether it is, is made only for a
+	// model (a value, no process), never for a command adapter, which would start one.
+	if p.IR == nil || p.IR.AISystem.Type != ir.SystemModel {
+		return p.Factory, nil
+	}
 	a, err := p.Factory()
 	if err != nil {
 		return nil, err

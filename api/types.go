@@ -163,6 +163,15 @@ type SystemChoice struct {
 	Own bool `json:"own,omitempty"`
 }
 
+// Resume is the optional body of POST /api/runs/{id}/resume. Left out (or {}), the run goes
+// on within the budget it was started with; a larger MaxCost or MaxTokens raises it, for a
+// run cancelled with reason budget to go on. A smaller one, or one on a side the run has no
+// limit on, is refused (400 bad_request): a resume only raises a budget.
+type Resume struct {
+	MaxCost   float64 `json:"max_cost,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
+}
+
 // Started is the answer of POST /api/runs and of a resume: the run's id, and with several
 // systems the id of each run, in the order of StartRun.Systems (ID is the first).
 type Started struct {
@@ -193,6 +202,10 @@ type Options struct {
 	Limit          int `json:"limit,omitempty"`
 	Concurrency    int `json:"concurrency,omitempty"`
 	RecordRequests int `json:"record_requests,omitempty"` // store.Options.RecordRequests
+	// MaxCost, MaxTokens and Cache are StartRun's, as a resume keeps or raises them.
+	MaxCost   float64 `json:"max_cost,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
+	Cache     string  `json:"cache,omitempty"`
 }
 
 // Run statuses (store.Status).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
 	ws "github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/store"
 )
@@ -24,20 +25,44 @@ func checkModelOptions(req api.StartRun) error {
 		return refuse(http.StatusBadRequest, api.BadRequest, "max_cost is %v: want US dollars above 0, or 0 (no budget)", req.MaxCost)
 	case req.MaxTokens < 0:
 		return refuse(http.StatusBadRequest, api.BadRequest, "max_tokens is %d: want tokens above 0, or 0 (no budget)", req.MaxTokens)
-	case req.MaxCost > 0 || req.MaxTokens > 0:
-		return refuse(http.StatusBadRequest, api.BadRequest, "max_cost and max_tokens are not run by this server yet: leave them out")
 	}
 	return nil
 }
 
-// jobOptions are the execution options of a run the request starts.
-func jobOptions(req api.StartRun) ws.Options {
-	return ws.Options{Concurrency: workers(req.Concurrency), Limit: req.Limit, RecordRequests: req.RecordRequests}
+// storeOptions are what the run records of the request, so that a resume runs as it began:
+// its budget and cache mode too.
+func storeOptions(req api.StartRun) store.Options {
+	return store.Options{Limit: req.Limit, Concurrency: req.Concurrency, RecordRequests: req.RecordRequests,
+		MaxCost: req.MaxCost, MaxTokens: req.MaxTokens, Cache: req.Cache}
 }
 
-// storeOptions are what the run records of the request, so that a resume runs as it began.
-func storeOptions(req api.StartRun) store.Options {
-	return store.Options{Limit: req.Limit, Concurrency: req.Concurrency, RecordRequests: req.RecordRequests}
+// jobOptions are the execution options of a run with stored options o: a new run's
+// (storeOptions) or a resumed one's.
+func jobOptions(o store.Options) ws.Options {
+	opts := ws.Options{Concurrency: workers(o.Concurrency), Limit: o.Limit, RecordRequests: o.RecordRequests}
+	if o.MaxCost > 0 || o.MaxTokens > 0 {
+		opts.Budget = &engine.Budget{MaxCostUSD: o.MaxCost, MaxTokens: o.MaxTokens}
+	}
+	return opts
+}
+
+// readResume reads the optional body of POST /api/runs/{id}/resume: none, or {}, keeps
+// the run's stored budget; a larger max_cost or max_tokens raises it (store.Resumed, the
+// rule benchy run --resume follows too); a smaller one, or one on a side the run has no
+// limit on, is refused with 400 bad_request, as is a value POST /api/runs refuses.
+func readResume(r *http.Request, run store.Run) (store.Options, error) {
+	var req api.Resume
+	if err := readOptionalJSON(r, &req); err != nil {
+		return run.Options, err
+	}
+	if err := checkModelOptions(api.StartRun{MaxCost: req.MaxCost, MaxTokens: req.MaxTokens}); err != nil {
+		return run.Options, err
+	}
+	o, err := run.Options.Resumed(req.MaxCost, req.MaxTokens)
+	if err != nil {
+		return o, refuse(http.StatusBadRequest, api.BadRequest, "run %s: %s", run.ID, err.Error())
+	}
+	return o, nil
 }
 
 // invalidPrompt is the answer to a run whose prompt file is a template with errors (an

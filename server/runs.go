@@ -84,7 +84,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	j := newJob(plan, jobOptions(req))
+	j := newJob(plan, jobOptions(storeOptions(req)))
 	spec := plan.Spec(req.Benchmark, storeOptions(req))
 	id, err := s.runs.enqueue(j, func() (string, error) {
 		run, err := s.st.CreateRun(spec)
@@ -177,7 +177,7 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d] and systems[%d] are the same AI-system (%s): name it once", first, i, plan.System.Label)
 		}
 		seen[plan.System.Hash] = i
-		jobs[i] = newJob(plan, jobOptions(req))
+		jobs[i] = newJob(plan, jobOptions(storeOptions(req)))
 		specs[i] = plan.Spec(req.Benchmark, storeOptions(req))
 	}
 	ids, err := s.runs.enqueueAll(jobs, func(i int) (string, error) {
@@ -558,7 +558,9 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) error {
 }
 
 // resumeRun runs an interrupted or cancelled run again from its stored IR: the examples
-// with a stored result are reused, only the missing ones go to the AI-system.
+// with a stored result are reused, only the missing ones go to the AI-system. It keeps the
+// run's stored options (limit, records, cache mode, budget); its optional body (api.Resume)
+// raises the budget, for a run its budget stopped (readResume).
 func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	run, err := s.st.GetRun(id)
@@ -582,16 +584,27 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeError(fmt.Errorf("run %s's stored IR: %w", id, err))
 	}
-	if s.runs.full() {
-		return errQueueFull
-	}
-	plan, err := s.prepare(run.Benchmark, ws.Source{Name: run.Benchmark, IR: b, Canonical: run.IR, IRHash: run.IRHash}, "")
+	opts, err := readResume(r, run)
 	if err != nil {
 		return err
 	}
-	j := newJob(plan, ws.Options{Concurrency: workers(run.Options.Concurrency), Limit: run.Options.Limit, RecordRequests: run.Options.RecordRequests})
+	if s.runs.full() {
+		return errQueueFull
+	}
+	plan, err := s.prepare(run.Benchmark, ws.Source{Name: run.Benchmark, IR: b, Canonical: run.IR, IRHash: run.IRHash}, opts.Cache)
+	if err != nil {
+		return err
+	}
+	j := newJob(plan, jobOptions(opts))
 	j.resume, j.total = true, run.Total
-	if _, err := s.runs.enqueue(j, func() (string, error) { return id, s.st.SetStatus(id, store.Queued) }); err != nil {
+	if _, err := s.runs.enqueue(j, func() (string, error) {
+		if opts != run.Options { // a raised budget: a later resume keeps it
+			if err := s.st.SetOptions(id, opts); err != nil {
+				return "", err
+			}
+		}
+		return id, s.st.SetStatus(id, store.Queued)
+	}); err != nil {
 		j.cancel(nil)
 		return enqueueFailed(err)
 	}

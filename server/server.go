@@ -322,14 +322,38 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 // (encoding/json would take "YAML" for "yaml", and keep the last of two). A body over the
 // limit is a 413.
 func readJSON(r *http.Request, v any) error {
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(body, v)
+}
+
+// readOptionalJSON is readJSON for a body that may be left out: an empty one leaves v as
+// it is.
+func readOptionalJSON(r *http.Request, v any) error {
+	body, err := readBody(r)
+	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+		return err
+	}
+	return decodeJSON(body, v)
+}
+
+// readBody reads a request's body, answering one too large or cut short as the API does.
+func readBody(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "the request body is larger than %d bytes", tooBig.Limit)
+			return nil, refuse(http.StatusRequestEntityTooLarge, api.TooLarge, "the request body is larger than %d bytes", tooBig.Limit)
 		}
-		return refuse(http.StatusBadRequest, api.BadRequest, "the request body could not be read (cut short, or too slow)")
+		return nil, refuse(http.StatusBadRequest, api.BadRequest, "the request body could not be read (cut short, or too slow)")
 	}
+	return body, nil
+}
+
+// decodeJSON decodes a request body strictly: an unknown member is refused.
+func decodeJSON(body []byte, v any) error {
 	if err := jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return refuse(http.StatusBadRequest, api.BadRequest, "the request body is not the expected JSON: %s", jsonProblem(err))
 	}

@@ -51,6 +51,12 @@ type Options struct {
 	// RecordRequests is engine.Options.RecordRequests (0: the default), kept so that a
 	// resumed run records as it began.
 	RecordRequests int `json:"record_requests,omitempty"`
+	// MaxCost (US dollars) and MaxTokens are the run's budget (engine.Budget, 0: none), and
+	// Cache the response cache's mode over the runtime file's ("": its own), kept so that a
+	// resume goes on within the budget and with the cache it began with (Resumed).
+	MaxCost   float64 `json:"max_cost,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
+	Cache     string  `json:"cache,omitempty"`
 }
 
 // RunSpec is what a new run evaluates.

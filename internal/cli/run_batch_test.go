@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,6 +48,9 @@ func TestRunBatch(t *testing.T) {
 		code, _, stderr := runBenchy(t, "run", "--runtime", filepath.Join(dir, runtime), "-o", filepath.Join(dir, out), filepath.Join(dir, "benchmark.yaml"))
 		if code != 0 {
 			t.Fatalf("benchy run --runtime %s: exit %d\n%s", runtime, code, stderr)
+		}
+		if runtime == "batch.yaml" && !regexp.MustCompile(`(?m)^batch batch_\w+ at local: completed, 4 of 4 requests done; replies read$`).MatchString(stderr) {
+			t.Errorf("the batch run does not say how its batch went:\n%s", stderr)
 		}
 		return readDoc(t, filepath.Join(dir, out))
 	}

@@ -29,7 +29,7 @@ import (
 // in the store and polls them rather than submitting their requests again. A run cancelled
 // by a user (ctx's cause ErrCancelled) cancels its batches at the provider; one stopped
 // otherwise (opts.Stop, a shutdown) leaves them running, to be polled by its resume.
-func Batch(ctx context.Context, p *Plan, opts Options, rec Record) (engine.Factory, error) {
+func Batch(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer) (engine.Factory, error) {
 	// Only a model can be batched; the adapter that says whether it is, is made only for a
 	// model (a value, no process), never for a command adapter, which would start one.
 	if p.IR == nil || p.IR.AISystem.Type != ir.SystemModel {
@@ -58,7 +58,13 @@ func Batch(ctx context.Context, p *Plan, opts Options, rec Record) (engine.Facto
 	if err := submit(ctx, p, opts, rec, b, batches, func(info provider.BatchInfo) { batches = append(batches, info) }); err != nil {
 		return nil, err
 	}
-	if err := wait(ctx, opts, rec, b, batches); err != nil {
+	tell := func() {
+		if obs.Batches != nil {
+			obs.Batches(append([]provider.BatchInfo(nil), batches...))
+		}
+	}
+	tell()
+	if err := wait(ctx, opts, rec, b, batches, tell); err != nil {
 		return nil, err
 	}
 	return b.Factory(st.Replies(run)), nil
@@ -143,7 +149,7 @@ const replyChunk = 1000
 
 // wait polls the batches whose replies are not recorded until every one ended and its
 // replies are, or ctx ends, or opts.Stop closes.
-func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, batches []provider.BatchInfo) error {
+func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, batches []provider.BatchInfo, tell func()) error {
 	st, run := rec.Store, rec.ID
 	for n := 0; ; n++ {
 		left := 0
@@ -169,6 +175,7 @@ func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, ba
 				left++
 			}
 		}
+		tell()
 		if left == 0 {
 			return nil
 		}

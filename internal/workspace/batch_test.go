@@ -93,7 +93,7 @@ func (r *batchRun) newRun(t testing.TB, p *Plan) Record {
 // execute runs p as the run service does, with the batch phase first, and returns its
 // results by index, their latency zeroed.
 func (r *batchRun) execute(t testing.TB, ctx context.Context, p *Plan, rec Record, opts Options) ([]engine.ExampleResult, End) {
-	f, err := Batch(ctx, p, opts, rec)
+	f, err := Batch(ctx, p, opts, rec, Observer{})
 	if err != nil {
 		return nil, Ending(ctx, nil, err, nil)
 	}

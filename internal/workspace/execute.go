@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/store"
@@ -57,6 +58,9 @@ type Observer struct {
 	// examples will run: a page shows 0 of N rather than "starting" while a slow system
 	// thinks over its first answer.
 	Validated func(engine.Validated)
+	// Batches is told of a batch run's batches each time their states are known: once
+	// submitted, then after each poll, while the run waits for them (batch.go).
+	Batches func([]provider.BatchInfo)
 }
 
 // End is how an execution ended, as its record says it: Ending decides it, Record writes it.
@@ -148,7 +152,7 @@ func Execute(ctx context.Context, p *Plan, opts Options, rec Record, obs Observe
 	}
 	// A batch run first waits for its batches (batch.go): the engine then runs as ever, its
 	// adapters answering from the replies, so that the results are the synchronous run's.
-	factory, err := Batch(ctx, p, opts, rec)
+	factory, err := Batch(ctx, p, opts, rec, obs)
 	var rep *engine.Report
 	if err == nil {
 		rep, err = engine.Run(ctx, p.IR, factory, eopts)

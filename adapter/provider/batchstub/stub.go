@@ -42,8 +42,9 @@ type batch struct {
 	cancelled bool
 	ended     bool
 	state     string
-	out, errs string // OpenAI: the output and error files
-	results   []byte // Anthropic: the results JSONL
+	out, errs string         // OpenAI: the output and error files
+	counts    map[string]int // the request_counts of an ended batch
+	results   []byte         // Anthropic: the results JSONL
 }
 
 // New starts a stub; Close it when done.
@@ -295,17 +296,30 @@ func (s *Server) step(b *batch) {
 // finish answers the batch's first n requests and ends it as end says.
 func (s *Server) finish(b *batch, n int, end string) {
 	var out, errs, results bytes.Buffer
+	counts := map[string]int{}
 	for i, id := range b.ids {
 		if i >= n {
 			if s.Anthropic {
 				t := map[string]string{"expired": "expired", "cancelled": "canceled"}[end]
+				counts[t]++
 				fmt.Fprintf(&results, `{"custom_id":%q,"result":{"type":%q}}`+"\n", id, t)
 			} else if end == "expired" {
+				counts["failed"]++
 				fmt.Fprintf(&errs, `{"id":"r%d","custom_id":%q,"response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}`+"\n", i, id)
 			}
 			continue
 		}
 		status, reply := s.answer(b.bodies[i])
+		switch {
+		case s.Anthropic && status == 200:
+			counts["succeeded"]++
+		case s.Anthropic:
+			counts["errored"]++
+		case status == 200:
+			counts["completed"]++
+		default:
+			counts["failed"]++
+		}
 		switch {
 		case s.Anthropic && status == 200:
 			fmt.Fprintf(&results, `{"custom_id":%q,"result":{"type":"succeeded","message":%s}}`+"\n", id, reply)
@@ -318,6 +332,7 @@ func (s *Server) finish(b *batch, n int, end string) {
 		}
 	}
 	b.ended = true
+	b.counts = counts
 	b.results = results.Bytes()
 	if s.Anthropic {
 		b.state = "ended"
@@ -340,15 +355,16 @@ func (s *Server) finish(b *batch, n int, end string) {
 func (s *Server) object(b *batch) []byte {
 	if s.Anthropic {
 		obj := map[string]any{"id": b.id, "type": "message_batch", "processing_status": b.state,
-			"request_counts": map[string]int{"processing": len(b.ids)}, "results_url": nil}
+			"request_counts": map[string]int{"processing": len(b.ids), "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}, "results_url": nil}
 		if b.ended {
 			obj["results_url"] = s.URL + "/v1/messages/batches/" + b.id + "/results"
+			obj["request_counts"] = map[string]int{"processing": 0, "succeeded": b.counts["succeeded"], "errored": b.counts["errored"], "canceled": b.counts["canceled"], "expired": b.counts["expired"]}
 		}
 		data, _ := json.Marshal(obj)
 		return data
 	}
 	obj := map[string]any{"id": b.id, "object": "batch", "endpoint": "/v1/chat/completions", "status": b.state,
-		"completion_window": "24h", "request_counts": map[string]int{"total": len(b.ids)}}
+		"completion_window": "24h", "request_counts": map[string]int{"total": len(b.ids), "completed": b.counts["completed"], "failed": b.counts["failed"]}}
 	if b.out != "" {
 		obj["output_file_id"] = b.out
 	}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/benchy-eval/benchy/adapter/provider"
+)
+
+// batchLines tells w of a batch run's batches each time one's state or counts change,
+// while the run waits for them: "batch batch_abc at openai: in_progress, 120 of 500 requests
+// done". It is the waiting a batch run does, minutes or hours, made visible.
+func batchLines(w io.Writer) func([]provider.BatchInfo) {
+	said := map[string]string{}
+	return func(batches []provider.BatchInfo) {
+		for _, b := range batches {
+			if line := batchLine(b); said[b.ID] != line {
+				said[b.ID] = line
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+}
+
+// batchLine is what one line says of a batch: its id, provider, the provider's state and,
+// when the provider counts them, how many of its requests are done.
+func batchLine(b provider.BatchInfo) string {
+	line := fmt.Sprintf("batch %s at %s: %s", b.ID, b.Provider, b.State)
+	c := b.Detail.Counts
+	done := c["completed"] + c["failed"] // OpenAI's request_counts
+	if b.Kind == provider.KindAnthropic {
+		done = c["succeeded"] + c["errored"] + c["canceled"] + c["expired"]
+	}
+	if len(c) > 0 || b.Requests > 0 {
+		line += fmt.Sprintf(", %d of %d requests done", done, b.Requests)
+	}
+	if b.Detail.Stored {
+		line += "; replies read"
+	} else if !b.Ended() {
+		line += " (Ctrl-C cancels it; benchy run --resume polls it again)"
+	}
+	return line
+}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/benchy-eval/benchy/adapter/provider"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // batchLines tells w of a batch run's batches each time one's state or counts change,
@@ -40,4 +42,35 @@ func batchLine(b provider.BatchInfo) string {
 		line += " (Ctrl-C cancels it; benchy run --resume polls it again)"
 	}
 	return line
+}
+
+// shownBatch is a batch as benchy runs show prints it: what the provider knows it by and
+// how it went, from the store's record.
+type shownBatch struct {
+	ID        string         `json:"id"`
+	Provider  string         `json:"provider"`
+	Kind      string         `json:"kind"`
+	State     string         `json:"state"`
+	Requests  int            `json:"requests"`
+	Counts    map[string]int `json:"request_counts,omitempty"`
+	Read      bool           `json:"replies_read"`
+	CreatedAt string         `json:"created_at"`
+	PolledAt  string         `json:"polled_at,omitempty"`
+}
+
+// shownBatches are the batches of run id, oldest first; none for a run sent request by
+// request.
+func shownBatches(st *store.Store, id string) ([]shownBatch, error) {
+	stored, err := st.Batches(id)
+	if err != nil {
+		return nil, fmt.Errorf("reading the run's batches: %w", err)
+	}
+	var out []shownBatch
+	for _, b := range stored {
+		var d provider.BatchDetail
+		_ = json.Unmarshal(b.Detail, &d) // a record it cannot read still shows its state
+		out = append(out, shownBatch{ID: b.ID, Provider: b.Provider, Kind: b.Kind, State: b.State, Requests: b.Requests,
+			Counts: d.Counts, Read: d.Stored, CreatedAt: b.CreatedAt, PolledAt: b.PolledAt})
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -69,6 +70,20 @@ func TestRunBatch(t *testing.T) {
 	}
 	if s, b := strip(sync), strip(batch); !reflect.DeepEqual(s, b) {
 		t.Errorf("the batch run's results differ from the synchronous run's:\nsync  %v\nbatch %v", s, b)
+	}
+	// benchy runs show names the run's batch, as the store keeps it.
+	code, stdout, stderr := runBenchy(t, "runs", "show", "--workspace", dir, batch["run_id"].(string))
+	var shown struct {
+		Batches []struct {
+			ID, State string
+			Requests  int
+			Counts    map[string]int `json:"request_counts"`
+			Read      bool           `json:"replies_read"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &shown); code != 0 || err != nil || len(shown.Batches) != 1 || shown.Batches[0].State != "completed" ||
+		shown.Batches[0].Requests != 4 || shown.Batches[0].Counts["completed"] != 3 || !shown.Batches[0].Read || !strings.HasPrefix(shown.Batches[0].ID, "batch_") {
+		t.Errorf("benchy runs show: exit %d, %v, %+v\n%s%s", code, err, shown, stdout, stderr)
 	}
 	if sync["benchmark_score"] != batch["benchmark_score"] || sync["summary"].(map[string]any)["execution_errors"] != 1.0 {
 		t.Errorf("scores %v and %v, summary %v", sync["benchmark_score"], batch["benchmark_score"], sync["summary"])

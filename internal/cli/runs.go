@@ -343,7 +343,15 @@ func runsShow(e *env, args []string) int {
 	if !*withIR {
 		r.IR = nil
 	}
-	out, err := json.MarshalIndent(r, "", "  ")
+	batches, err := shownBatches(st, id)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
+		return ExitFail
+	}
+	out, err := json.MarshalIndent(struct {
+		store.Run
+		Batches []shownBatch `json:"batches,omitempty"`
+	}{r, batches}, "", "  ")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
 		return ExitFail

@@ -249,6 +249,42 @@ type Run struct {
 	// Reason says why the run ended as it did when its status alone does not (store
 	// runs.reason): ReasonBudget for a run cancelled at its budget.
 	Reason string `json:"reason,omitempty"`
+	// Waiting says what a running run waits for, when it waits: its provider's rate limit,
+	// or its provider batches.
+	Waiting *Waiting `json:"waiting,omitempty"`
+	// Batches are the provider batches of a run sent through a batch API (batch: true), in
+	// the order they were submitted: GET /api/runs/{id} only.
+	Batches []Batch `json:"batches,omitempty"`
+}
+
+// Waiting is what a running run waits for (Run.Waiting, Progress.Waiting).
+type Waiting struct {
+	For   string    `json:"for"`   // WaitRateLimit or WaitBatch
+	Since time.Time `json:"since"` // since when
+	// Detail says why or how far: the limit ("tokens per minute"), or the batches' state
+	// ("batch batch_abc: in_progress 120/500").
+	Detail string `json:"detail,omitempty"`
+	// Batches are the batches not yet ended and read, for WaitBatch.
+	Batches []Batch `json:"batches,omitempty"`
+}
+
+// Waiting.For values.
+const (
+	WaitRateLimit = "rate_limit" // the provider's rate limit (requests or tokens per minute, its headers, a 429)
+	WaitBatch     = "batch"      // the provider batches the run's requests were sent in
+)
+
+// Batch is one provider batch of a run (store.Batch).
+type Batch struct {
+	ID       string `json:"id"`
+	Provider string `json:"provider"` // the runtime file's name of the provider
+	Kind     string `json:"kind"`     // openai, anthropic
+	State    string `json:"state"`    // the provider's: validating, in_progress, ended, ...
+	Requests int    `json:"requests"`
+	// Done is how many of its requests the provider has finished, succeeded or failed, as
+	// its request_counts say; Counts are those counts as the provider gave them.
+	Done   int            `json:"done"`
+	Counts map[string]int `json:"counts,omitempty"`
 }
 
 // ReasonBudget is Run.Reason of a run cancelled because its next requests would have
@@ -414,6 +450,8 @@ type Progress struct {
 	Total   int     `json:"total"`
 	Summary Summary `json:"summary"`
 	Rate    float64 `json:"rate"` // examples evaluated (not reused) per second in this execution
+	// Waiting is Run.Waiting: sent again as a progress event whenever it changes.
+	Waiting *Waiting `json:"waiting,omitempty"`
 }
 
 // Example is the "example" event: one completed example.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -79,7 +80,8 @@ func inWorkspace(e *diag.Diagnostic, dir string) *diag.Diagnostic {
 type broker struct {
 	mu       sync.Mutex
 	progress api.Progress
-	seq      uint64 // counts progress updates
+	seq      uint64 // counts progress updates (a change of what the run waits for is one)
+	reported bool   // the run reported progress in this execution
 	final    *api.Done
 	subs     []*subscriber
 }
@@ -139,7 +141,22 @@ func (b *broker) example(e api.Example) {
 func (b *broker) setProgress(p api.Progress) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.progress = p
+	p.Waiting = b.progress.Waiting // setWaiting's to change
+	b.progress, b.reported = p, true
+	b.seq++
+	for _, s := range b.subs {
+		s.notify()
+	}
+}
+
+// setWaiting publishes what the run waits for (nil: nothing) when it changed, as progress.
+func (b *broker) setWaiting(w *api.Waiting) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if reflect.DeepEqual(w, b.progress.Waiting) {
+		return
+	}
+	b.progress.Waiting = w
 	b.seq++
 	for _, s := range b.subs {
 		s.notify()
@@ -150,7 +167,7 @@ func (b *broker) setProgress(p api.Progress) {
 func (b *broker) snapshot() (api.Progress, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.progress, b.seq > 0
+	return b.progress, b.reported
 }
 
 // finish publishes the end of the run.
@@ -283,6 +300,7 @@ func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.Respons
 	ping := time.NewTicker(heartbeat)
 	defer ping.Stop()
 	last := -1
+	var waiting *api.Waiting // what the run waits for, as its batches in the store say
 	var sum engine.Summary
 	var counted time.Time
 	var cost time.Duration
@@ -292,7 +310,8 @@ func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.Respons
 			rc.Flush()
 			return
 		}
-		if run.Done != last {
+		wait := s.waiting(run, nil)
+		if run.Done != last || !reflect.DeepEqual(wait, waiting) {
 			if sum.Examples != run.Done && time.Since(counted) >= 20*cost {
 				began := time.Now()
 				if c, err := s.st.Counts(run.ID); err == nil {
@@ -300,8 +319,8 @@ func (s *Server) follow(w http.ResponseWriter, r *http.Request, rc *http.Respons
 				}
 				counted, cost = time.Now(), time.Since(began)
 			}
-			sendEvent(w, "progress", api.Progress{Done: run.Done, Total: run.Total, Summary: api.Summary(sum)})
-			last = run.Done
+			sendEvent(w, "progress", api.Progress{Done: run.Done, Total: run.Total, Summary: api.Summary(sum), Waiting: wait})
+			last, waiting = run.Done, wait
 		}
 		if err := rc.Flush(); err != nil {
 			return

@@ -44,6 +44,8 @@ type job struct {
 	done   chan struct{} // closed when the run's store record is final for this execution
 
 	started bool // guarded by manager.mu: taken off the queue
+	// engineStarted says the engine validated the dataset: a batch run's batches are done.
+	engineStarted atomic.Bool
 }
 
 func newJob(plan *ws.Plan, opts ws.Options) *job {
@@ -274,6 +276,9 @@ func (m *manager) run(j *job) (end func() error) {
 		opts.Prior = m.st.Prior(j.id).Get
 	}
 	evaluated := 0
+	watched := make(chan struct{})
+	defer close(watched)
+	go m.watch(j, watched)
 	e := ws.Execute(j.ctx, j.plan, opts, ws.Record{Store: m.st, ID: j.id}, ws.Observer{
 		Result: func(res engine.ExampleResult, reused bool) {
 			if !reused {
@@ -289,6 +294,7 @@ func (m *manager) run(j *job) (end func() error) {
 			j.events.setProgress(api.Progress{Done: p.Done, Total: p.Total, Summary: api.Summary(p.Summary), Rate: rate})
 		},
 		Validated: func(v engine.Validated) {
+			j.engineStarted.Store(true)
 			if _, ok := j.events.snapshot(); !ok { // a resumed run has its progress already
 				j.events.setProgress(api.Progress{Total: v.Total})
 			}

@@ -290,6 +290,7 @@ func (s *Server) view(run store.Run) api.Run {
 	}
 	j := s.runs.get(run.ID)
 	if j == nil {
+		v.Waiting = s.waiting(run, nil) // its batches, when another process runs it
 		return v
 	}
 	if p, ok := j.events.snapshot(); ok {
@@ -297,6 +298,7 @@ func (s *Server) view(run store.Run) api.Run {
 		// rest are the engine's live figures.
 		v.Total, v.Summary, v.Rate = p.Total, &p.Summary, &p.Rate
 	}
+	v.Waiting = s.waiting(run, j)
 	return v
 }
 
@@ -346,6 +348,11 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := s.view(run)
 	s.health(&v, true)
+	bs, err := s.st.Batches(run.ID)
+	if err != nil {
+		return storeError(err)
+	}
+	v.Batches = wireBatches(bs)
 	return writeJSON(w, http.StatusOK, v)
 }
 

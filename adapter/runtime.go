@@ -36,6 +36,9 @@ type Runtime struct {
 	file      string // as given to LoadRuntime, for messages
 	bindings  map[string]*binding
 	providers map[string]provider.Config // by the name ai-system.provider uses
+	// offline says no request is sent through these providers (benchy run --estimate):
+	// a key whose variable is not set is not asked for.
+	offline bool
 }
 
 // binding is one AI-system's adapter settings: exactly one of command and url is set.

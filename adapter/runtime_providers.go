@@ -19,6 +19,17 @@ import (
 // Binding a model AI-system: to the provider of the runtime file it names, with the prompt
 // file read from the benchmark's folder.
 
+// Offline is r for a run that sends no request (benchy run --estimate): its providers'
+// keys need not be set. r is not changed.
+func (r *Runtime) Offline() *Runtime {
+	if r == nil {
+		return nil
+	}
+	out := *r
+	out.offline = true
+	return &out
+}
+
 // ProviderNames lists the defined providers, sorted: what may be shown of them.
 func (r *Runtime) ProviderNames() []string {
 	if r == nil {
@@ -43,7 +54,16 @@ func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Pa
 	}
 	task := provider.Task{System: sys, Input: b.Program.Input, Output: b.Program.Output, Prompt: prompt,
 		PromptFile: filepath.Join(benchDir, filepath.FromSlash(sys.Prompt))}
-	f, err := provider.NewFactory(cfg, task, os.Getenv)
+	getenv := os.Getenv
+	if r.offline {
+		getenv = func(name string) string {
+			if v := os.Getenv(name); v != "" {
+				return v
+			}
+			return "unset: benchy run --estimate sends nothing"
+		}
+	}
+	f, err := provider.NewFactory(cfg, task, getenv)
 	if err != nil {
 		return Bound{}, err
 	}

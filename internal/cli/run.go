@@ -74,7 +74,7 @@ func runRun(e *env, args []string) int {
 	setup := workspace.Setup{
 		Dir: benchDir, Paths: runPaths(benchDir, ws, *allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr,
 		Runtime:   func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(*runtimePath, pos[0]) },
-		CacheMode: *cacheMode,
+		CacheMode: *cacheMode, Offline: bud.estimate,
 	}
 	if ws != "" { // the response cache is the workspace store's, opened if a provider uses it
 		cache := workspace.NewStoreCache(ws)

@@ -205,3 +205,25 @@ func TestRunBudgetSetup(t *testing.T) {
 		t.Errorf("unpriced --estimate: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestRunEstimateNeedsNoKey: --estimate sends nothing, so it runs without the provider's
+// key, which a run still needs.
+func TestRunEstimateNeedsNoKey(t *testing.T) {
+	dir, requests := budgetWorkspace(t)
+	runtime, err := os.ReadFile(filepath.Join(dir, "benchy.runtime.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const env = "BENCHY_TEST_ESTIMATE_KEY"
+	t.Setenv(env, "")
+	keyed := strings.Replace(string(runtime), "    max_retries: 0\n", "    max_retries: 0\n    api_key_env: "+env+"\n", 1)
+	testkit.WriteFiles(t, dir, map[string]string{"keyed.yaml": keyed})
+	code, stdout, stderr := runBenchy(t, "run", "--runtime", filepath.Join(dir, "keyed.yaml"), "--estimate", filepath.Join(dir, "benchmark.yaml"))
+	if code != 0 || !strings.Contains(stdout, "10 requests, none sent") || requests.Load() != 0 {
+		t.Errorf("--estimate without the key: exit %d, %d requests\n%s%s", code, requests.Load(), stdout, stderr)
+	}
+	code, _, stderr = runBenchy(t, "run", "--runtime", filepath.Join(dir, "keyed.yaml"), "-o", filepath.Join(dir, "r.json"), filepath.Join(dir, "benchmark.yaml"))
+	if code == 0 || !strings.Contains(stderr, env+" that holds its key is not set") || requests.Load() != 0 {
+		t.Errorf("a run without the key: exit %d, %d requests\n%s", code, requests.Load(), stderr)
+	}
+}

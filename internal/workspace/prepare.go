@@ -53,6 +53,9 @@ type Setup struct {
 	// Cache gives the response cache of the workspace's store, asked only when the run's
 	// provider uses it; nil for a run in no workspace, which cannot.
 	Cache func() (provider.Cache, error)
+	// Offline says the plan sends no request (benchy run --estimate renders them only): a
+	// provider's key need not be set.
+	Offline bool
 }
 
 // Plan is a benchmark ready to run: checked, hashed and bound. Execute runs it; a store
@@ -144,6 +147,9 @@ func Prepare(src Source, setup Setup) (*Plan, error) {
 	p.Paths.Private = append(p.Paths.Private[:len(p.Paths.Private):len(p.Paths.Private)], name) // the runtime file, whatever its name
 	if rt, err = withCache(rt, p.IR, setup); err != nil {
 		return nil, &Unusable{err}
+	}
+	if setup.Offline {
+		rt = rt.Offline()
 	}
 	var mb *engine.MissingBinding
 	bound, err := rt.Bind(p.IR, setup.Dir, p.Paths, setup.Log)

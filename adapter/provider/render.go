@@ -47,7 +47,10 @@ func Render(schema ir.Field, input map[string]any) ([]Part, error) {
 		v := valueAt(input, leaf.Path)
 		label := strings.Join(leaf.Path, ".")
 		if !ir.IsArtifact(leaf.Field.Type) {
-			fmt.Fprintf(&text, "%s: %s\n", label, scalarText(v))
+			text.WriteString(label)
+			text.WriteString(": ")
+			text.WriteString(scalarText(v))
+			text.WriteByte('\n')
 			continue
 		}
 		media, err := mediaPart(leaf, v, &budget)

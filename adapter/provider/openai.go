@@ -165,6 +165,9 @@ type frame struct {
 	// other prompts, encoded each time.
 	prompt string
 	system []byte
+	// params is the parameters map the key names by its address: held here, it keeps that
+	// address from being another map's while the frame is kept.
+	params map[string]any
 }
 
 type frameKey struct {
@@ -220,7 +223,7 @@ func frameOf(t *Task, mode string) (*frame, error) {
 	if at < 0 || bytes.LastIndex(data, m) != at {
 		return nil, engine.ExecutionError(diag.AdapterError, "encoding the request: its parameters hold %q", frameMarker)
 	}
-	fr = &frame{head: data[:at:at], tail: data[at+len(m):], prompt: t.Prompt}
+	fr = &frame{head: data[:at:at], tail: data[at+len(m):], prompt: t.Prompt, params: t.System.Parameters}
 	system := t.Prompt
 	if mode == ModeJSONMode {
 		if fr.schemaText, err = schemaText(t); err != nil {

@@ -125,10 +125,16 @@ func (c *Client) Cancel(ctx context.Context, id string) error {
 	return call(ctx, "POST", api.CancelPath(id), struct{}{}, nil)
 }
 
-// Resume queues run id again, for the examples it has no result for.
+// Resume queues run id again, for the examples it has no result for, within its budget.
 func (c *Client) Resume(ctx context.Context, id string) (api.Started, error) {
+	return c.ResumeWith(ctx, id, api.Resume{})
+}
+
+// ResumeWith is Resume with a larger budget (a run its budget stopped): req's zero fields
+// keep the run's.
+func (c *Client) ResumeWith(ctx context.Context, id string, req api.Resume) (api.Started, error) {
 	var out api.Started
-	err := call(ctx, "POST", api.ResumePath(id), struct{}{}, &out)
+	err := call(ctx, "POST", api.ResumePath(id), req, &out)
 	return out, err
 }
 

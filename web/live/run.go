@@ -23,7 +23,8 @@ type Run struct {
 	Err     error         // of the last request for the run
 	Ended   bool          // the run is no longer queued or running, and its final record is read
 
-	stop context.CancelFunc
+	stop    context.CancelFunc
+	ticking bool // tickWhileWaiting redraws it
 }
 
 // Hooks are what a page does when a followed run's record first comes, and when the run
@@ -117,6 +118,8 @@ func (r *Run) Phase() (status, note string) {
 		return "loading", ""
 	case rec.Status == api.Queued:
 		return api.Queued, "Waiting for a free slot"
+	case rec.Status == api.Running && rec.Waiting != nil:
+		return api.Running, "" // the page says what it waits for
 	case rec.Status == api.Running && rec.Total == 0:
 		return "starting", "Validating the dataset"
 	}
@@ -140,8 +143,13 @@ func (r *Run) stream(c context.Context, update updater) bool {
 				r.Err = nil
 				rec.Done, rec.Total, rec.Rate = pr.Done, pr.Total, &pr.Rate
 				rec.Summary = &pr.Summary
-				if rec.Status == api.Queued && (pr.Total > 0 || pr.Done > 0) {
+				if rec.Status == api.Queued && (pr.Total > 0 || pr.Done > 0 || pr.Waiting != nil) {
 					rec.Status = api.Running
+				}
+				rec.Waiting = pr.Waiting
+				if pr.Waiting != nil && !r.ticking {
+					r.ticking = true
+					ctx.Async(func() { r.tickWhileWaiting(c, update) })
 				}
 			})
 		case ev.Done != nil:
@@ -149,7 +157,7 @@ func (r *Run) stream(c context.Context, update updater) bool {
 			done = true
 			update(func(ctx app.Context) {
 				rec := &r.Record
-				rec.Status, rec.Error, rec.Rate = d.Status, d.Error, nil
+				rec.Status, rec.Error, rec.Rate, rec.Waiting = d.Status, d.Error, nil, nil
 				if d.Summary != nil {
 					rec.Summary = d.Summary
 					if d.Status == api.Completed {

@@ -93,28 +93,44 @@ func (p *Page) onAction(action string) app.EventHandler {
 			return
 		}
 		id := p.followed[0].ID
+		if action == "resume" {
+			p.resume(ctx, id, api.Resume{})
+			return
+		}
 		p.runErr, p.note = nil, ""
 		ctx.Async(func() {
-			var err error
-			if action == "cancel" {
-				err = client.Default.Cancel(ctx, id)
-			} else {
-				_, err = client.Default.Resume(ctx, id)
-			}
+			err := client.Default.Cancel(ctx, id)
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
 					p.runErr = err
 					return
 				}
 				p.note = noteOf(action)
-				if len(p.followed) == 1 && p.followed[0].ID == id && action == "resume" {
-					p.follow(ctx, []string{id}) // a resumed run streams anew; a cancelled one ends its stream
-					p.followed[0].Record.Status = api.Queued
-				}
 				p.loadRuns(ctx)
 			})
 		})
 	}
+}
+
+// resume resumes run id, followed alone, with req's budget (zero: the run's), and follows
+// it anew.
+func (p *Page) resume(ctx app.Context, id string, req api.Resume) {
+	p.runErr, p.note = nil, ""
+	ctx.Async(func() {
+		_, err := client.Default.ResumeWith(ctx, id, req)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.runErr = err
+				return
+			}
+			p.note = noteOf("resume")
+			if len(p.followed) == 1 && p.followed[0].ID == id {
+				p.follow(ctx, []string{id}) // a resumed run streams anew; a cancelled one ends its stream
+				p.followed[0].Record.Status = api.Queued
+			}
+			p.loadRuns(ctx)
+		})
+	})
 }
 
 // noteOf is the success notice of a cancel or a resume.

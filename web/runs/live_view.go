@@ -65,6 +65,7 @@ func (p *Page) renderLive() app.UI {
 			}),
 			counts,
 		),
+		renderWaiting(r),
 		app.If(r.Status == api.Queued, func() app.UI {
 			return app.P().ID("run-queued").Class("muted").Text("Waiting for a free slot: the server runs a few runs at once and queues the rest.")
 		}).ElseIf(note != "", func() app.UI {
@@ -75,6 +76,7 @@ func (p *Page) renderLive() app.UI {
 		}),
 		app.If(l.Err != nil, func() app.UI { return app.P().Class("error").Text(ui.ErrText(l.Err)) }),
 		renderOutcome(l, live.Partial(r, datasetSizes(p.runs.Value)[r.DatasetDigest])),
+		p.renderBudget(l),
 	)
 }
 

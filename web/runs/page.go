@@ -31,6 +31,10 @@ type Page struct {
 	note        string // what the last cancel or resume did, when it succeeded
 	notRun      notRun // the systems the last start left out
 
+	// maxCost and maxTokens are the larger budget a run its budget stopped is resumed with,
+	// as typed (budget.go); budgetOf is the run they were filled in for.
+	maxCost, maxTokens, budgetOf string
+
 	runs  ui.Load[[]api.Run] // the benchmark's, keyed by its path
 	picks []string
 

@@ -83,7 +83,7 @@ func (p *Page) renderRow(r api.Run, sizes map[string]int) app.UI {
 		Title("Click to follow this run").OnClick(p.onRow, app.EventScope(r.ID)).Body(
 		app.Td().Body(check),
 		app.Td().Class("mono nowrap run-id").Title(r.ID).Text(ui.ShortID(r.ID)),
-		app.Td().Class("run-status").Body(app.Span().Class("badge "+status).Text(statusText)),
+		app.Td().Class("run-status").Body(app.Span().Class("badge "+status).Text(statusText), waitingTag(r)),
 		scoreCell(&r, score, partialTag(r, sizes, score != ui.NoValue)),
 		app.Td().Class("run-examples").Text(examples),
 		app.Td().Text(counts),

@@ -149,11 +149,15 @@ func (b *broker) setProgress(p api.Progress) {
 	}
 }
 
-// setWaiting publishes what the run waits for (nil: nothing) when it changed, as progress.
-func (b *broker) setWaiting(w *api.Waiting) {
+// setWaiting publishes what the run waits for (nil: nothing) when it changed, as progress,
+// with the run's total as the store knows it (0: unknown) while the engine has reported
+// none.
+func (b *broker) setWaiting(w *api.Waiting, total int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if reflect.DeepEqual(w, b.progress.Waiting) {
+	if !b.reported && total > 0 && b.progress.Total != total {
+		b.progress.Total = total
+	} else if reflect.DeepEqual(w, b.progress.Waiting) {
 		return
 	}
 	b.progress.Waiting = w

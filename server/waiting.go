@@ -59,7 +59,16 @@ func (m *manager) watch(j *job, stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		j.events.setWaiting(waitingOf(m.st, j.id, j))
+		w := waitingOf(m.st, j.id, j)
+		total := 0
+		if w != nil && w.For == api.WaitBatch {
+			// Before the engine reports, the stream's total would be 0: the store has it
+			// once the batches were submitted.
+			if run, err := m.st.Peek(j.id); err == nil {
+				total = run.Total
+			}
+		}
+		j.events.setWaiting(w, total)
 	}
 }
 

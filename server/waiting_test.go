@@ -84,8 +84,8 @@ func TestRunWaitsForBatches(t *testing.T) {
 		}
 		var p api.Progress
 		if e.name == "progress" && json.Unmarshal([]byte(e.data), &p) == nil && p.Waiting != nil {
-			if p.Waiting.For != api.WaitBatch || len(p.Waiting.Batches) != 1 || p.Waiting.Batches[0].ID != b.ID {
-				t.Errorf("the stream's waiting %+v, want batch %s", p.Waiting, b.ID)
+			if p.Waiting.For != api.WaitBatch || len(p.Waiting.Batches) != 1 || p.Waiting.Batches[0].ID != b.ID || p.Total != 3 {
+				t.Errorf("the stream's progress %+v, waiting %+v: want batch %s, total 3", p, p.Waiting, b.ID)
 			}
 			break
 		}

@@ -106,7 +106,7 @@ func (p *Page) renderHead() app.UI {
 	if r.Status == api.Cancelled && r.Reason == api.ReasonBudget {
 		notes = append(notes, app.Div().ID("run-budget").Class("notice").Body(
 			app.Text("Cancelled: budget reached. "+ui.BudgetHint+" "),
-			app.A().Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Resume it"),
+			app.A().ID("run-budget-resume").Href(ui.RunsURL(r.Benchmark, r.ID)).Text("Resume it with a larger budget on the runs page"),
 		))
 	} else if api.Resumable(r.Status) {
 		notes = append(notes, app.Div().Class("notice").Body(

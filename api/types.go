@@ -165,8 +165,8 @@ type SystemChoice struct {
 
 // Resume is the optional body of POST /api/runs/{id}/resume. Left out (or {}), the run goes
 // on within the budget it was started with; a larger MaxCost or MaxTokens raises it, for a
-// run cancelled with reason budget to go on. A smaller one, or one on a side the run has no
-// limit on, is refused (400 bad_request): a resume only raises a budget.
+// run cancelled with reason budget to go on, and one the run has none of bounds what is left
+// to spend. A smaller one is refused (400 bad_request): a resume never lowers a budget.
 type Resume struct {
 	MaxCost   float64 `json:"max_cost,omitempty"`
 	MaxTokens int     `json:"max_tokens,omitempty"`

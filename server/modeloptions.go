@@ -47,9 +47,9 @@ func jobOptions(o store.Options) ws.Options {
 }
 
 // readResume reads the optional body of POST /api/runs/{id}/resume: none, or {}, keeps
-// the run's stored budget; a larger max_cost or max_tokens raises it (store.Resumed, the
-// rule benchy run --resume follows too); a smaller one, or one on a side the run has no
-// limit on, is refused with 400 bad_request, as is a value POST /api/runs refuses.
+// the run's stored budget; a larger max_cost or max_tokens raises it, one the run has none
+// of sets it (store.Options.Resumed); a smaller one is refused with 400 bad_request, as is
+// a value POST /api/runs refuses.
 func readResume(r *http.Request, run store.Run) (store.Options, error) {
 	var req api.Resume
 	if err := readOptionalJSON(r, &req); err != nil {

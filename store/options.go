@@ -8,19 +8,15 @@ import (
 
 // Resumed is the options a resume of a run stored with o goes on with when it asks for a
 // budget of maxCost US dollars and maxTokens tokens (0: keep the stored one). A budget is
-// the whole run's (engine.Budget counts what the earlier part spent), so a resume may only
-// raise it: a smaller limit would stop the run at once, and a limit on a side the run had
-// none on would bound what it began unbounded. Both are refused, with the sentence to show;
-// start a new run to spend less. The CLI's --resume and the server's resume share this
-// rule.
+// the whole run's (engine.Budget counts what the earlier part spent), so a resume may
+// raise a limit but not lower it: a smaller one would stop the run again before its next
+// request. A limit on a side the run had none on is taken: it bounds what is left to
+// spend (and a run benchy run stored before it kept its budget has none on record). The
+// CLI's --resume and the server's resume share this rule.
 func (o Options) Resumed(maxCost float64, maxTokens int) (Options, error) {
 	switch {
-	case maxCost > 0 && o.MaxCost == 0:
-		return o, fmt.Errorf("the run has no cost budget (max_cost): a resume only raises a budget; start a new run to bound it")
 	case maxCost > 0 && maxCost < o.MaxCost:
 		return o, fmt.Errorf("max_cost %s is below the run's budget of %s: a resume only raises a budget", dollars(maxCost), dollars(o.MaxCost))
-	case maxTokens > 0 && o.MaxTokens == 0:
-		return o, fmt.Errorf("the run has no token budget (max_tokens): a resume only raises a budget; start a new run to bound it")
 	case maxTokens > 0 && maxTokens < o.MaxTokens:
 		return o, fmt.Errorf("max_tokens %d is below the run's budget of %d: a resume only raises a budget", maxTokens, o.MaxTokens)
 	}

@@ -43,8 +43,8 @@ func TestOptionsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestResumed: a resume keeps the stored budget when it asks for none, takes a larger one,
-// and refuses a smaller one or one on a side the run had no limit on.
+// TestResumed: a resume keeps the stored budget when it asks for none, takes a larger one
+// or one on a side the run had no limit on, and refuses a smaller one.
 func TestResumed(t *testing.T) {
 	cost := Options{MaxCost: 0.05, Cache: "use"}
 	both := Options{MaxCost: 0.05, MaxTokens: 1000}
@@ -63,8 +63,8 @@ func TestResumed(t *testing.T) {
 		{"a larger token budget, the cost kept", both, 0, 5000, Options{MaxCost: 0.05, MaxTokens: 5000}, ""},
 		{"a smaller cost", cost, 0.01, 0, cost, "max_cost $0.01 is below the run's budget of $0.05"},
 		{"a smaller token budget", both, 0, 999, both, "max_tokens 999 is below the run's budget of 1000"},
-		{"a cost on a run without one", Options{MaxTokens: 10}, 1, 0, Options{MaxTokens: 10}, "the run has no cost budget"},
-		{"tokens on a run without them", cost, 0, 10, cost, "the run has no token budget"},
+		{"a cost on a run without one", Options{MaxTokens: 10}, 1, 0, Options{MaxCost: 1, MaxTokens: 10}, ""},
+		{"tokens on a run without them", cost, 0, 10, Options{MaxCost: 0.05, MaxTokens: 10, Cache: "use"}, ""},
 	} {
 		got, err := c.stored.Resumed(c.cost, c.tokens)
 		switch {

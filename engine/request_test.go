@@ -69,7 +69,10 @@ func TestRecordRequests(t *testing.T) {
 			var mu sync.Mutex
 			got := map[int]string{}
 			var n counter
-			_, err := run(t, compileYAML(t, datasetBench), root, &n, func(_ context.Context, i int, in map[string]any) (any, error) {
+			_, err := run(t, compileYAML(t, datasetBench), root, &n, func(ctx context.Context, i int, in map[string]any) (any, error) {
+				if KeepsRequest(ctx) != c.kept(i) {
+					t.Errorf("%s, %d workers: example %d's adapter is told the run keeps its request: %v, want %v", c.name, workers, i, KeepsRequest(ctx), c.kept(i))
+				}
 				sent := fmt.Sprintf("POST {base_url}/x\n{\"i\": %d}", i)
 				if i%3 == 0 {
 					return nil, &Failure{Status: StatusExecutionError, Code: "provider_error", Message: "HTTP 500", Request: sent}

@@ -28,6 +28,10 @@ type ExampleResult struct {
 	// part of A.14's document, so neither the results stream nor an export's result has
 	// it; the store keeps it in its own column. Empty for a result reused from a prior run.
 	Row json.RawMessage `json:"-"`
+	// Expected is the example's expected output as the engine decoded it (numbers as
+	// json.Number), for the store's counts, which would otherwise parse Row again. nil for
+	// a result reused from a prior run.
+	Expected map[string]any `json:"-"`
 }
 
 // Usage is what one call to a model cost, as its provider reported it, and how long it took.

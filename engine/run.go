@@ -521,7 +521,10 @@ func (r *runner) record(res ExampleResult) {
 
 // evaluate invokes the AI-system on one example and scores its answer (A.10–A.13).
 func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleResult {
-	res := ExampleResult{Index: ex.index, Row: ex.row}
+	res := ExampleResult{Index: ex.index, Row: ex.row, Expected: ex.expected}
+	if !r.opts.recordsRequest(ex.index) {
+		ctx = WithoutRequest(ctx)
+	}
 	out, err := invoke(ctx, ad, ex)
 	if a, ok := out.(*Answer); ok {
 		out, res.Usage, res.Request = a.Output, a.Usage, r.request(ex.index, a.Request)

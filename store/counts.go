@@ -84,7 +84,21 @@ type label struct {
 
 // labelsOf are the cells res falls in, of each enum it has both values of.
 func labelsOf(enums []labelledEnum, res *engine.ExampleResult) []label {
-	if len(enums) == 0 || res.Status != engine.StatusValid || len(res.Row) == 0 {
+	if len(enums) == 0 || res.Status != engine.StatusValid {
+		return nil
+	}
+	if res.Expected != nil { // as the engine decoded it: no second parse of the row
+		var out []label
+		for k, e := range enums {
+			exp, ok1 := valueAt(res.Expected, e.Path)
+			pred, ok2 := valueAt(res.Prediction, e.Path)
+			if ok1 && ok2 && slices.Contains(e.Values, exp) && slices.Contains(e.Values, pred) {
+				out = append(out, label{k, exp, pred})
+			}
+		}
+		return out
+	}
+	if len(res.Row) == 0 {
 		return nil
 	}
 	var row struct { // the expected output's members: one pass over the row

@@ -2,8 +2,10 @@ package store
 
 import (
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
@@ -215,5 +217,29 @@ func TestDetailRequest(t *testing.T) {
 	s.r.QueryRow(`SELECT count(*) FROM results WHERE run_id = ? AND request IS NULL`, id).Scan(&n)
 	if n != 1 {
 		t.Errorf("%d results without a request stored NULL, want 1", n)
+	}
+}
+
+// TestLabelsFromExpected: the confusion labels of a result are the same from the expected
+// output the engine decoded (a fresh result) as from its dataset row (a result read back):
+// a nested enum, a value outside the enum, a missing member.
+func TestLabelsFromExpected(t *testing.T) {
+	enums := []labelledEnum{{Enum: Enum{Path: []string{"sentiment"}, Values: []string{"pos", "neg"}}, key: "a"},
+		{Enum: Enum{Path: []string{"meta", "lang"}, Values: []string{"en", "fr"}}, key: "b"}}
+	for i, row := range []string{
+		`{"input":{},"expected":{"sentiment":"pos","meta":{"lang":"fr"}}}`,
+		`{"input":{},"expected":{"sentiment":"other","meta":{"lang":"en"}}}`,
+		`{"input":{},"expected":{"sentiment":"neg"}}`,
+	} {
+		var decoded struct{ Expected map[string]any }
+		if err := json.Unmarshal([]byte(row), &decoded); err != nil {
+			t.Fatal(err)
+		}
+		pred := map[string]any{"sentiment": "neg", "meta": map[string]any{"lang": "en"}}
+		fromRow := labelsOf(enums, &engine.ExampleResult{Status: engine.StatusValid, Prediction: pred, Row: json.RawMessage(row)})
+		fromExpected := labelsOf(enums, &engine.ExampleResult{Status: engine.StatusValid, Prediction: pred, Expected: decoded.Expected})
+		if want := []int{2, 1, 1}[i]; !reflect.DeepEqual(fromRow, fromExpected) || len(fromRow) != want {
+			t.Errorf("%s: labels %v from the row, %v from the decoded expected output", row, fromRow, fromExpected)
+		}
 	}
 }

@@ -70,8 +70,12 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 		w = anthropic{c.secrets, price}
 	}
 	url := endpointURL(base, w.endpoint())
+	// The headers are the same for every request: made once, shared read-only by every
+	// attempt of every worker (net/http does not change a request's headers).
+	header := w.headers(key)
+	header.Set("Content-Type", "application/json")
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, base: base, url: url, line: requestLine(w.endpoint())}, nil
+		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, base: base, url: url, header: header, line: requestLine(w.endpoint())}, nil
 	}, nil
 }
 
@@ -105,13 +109,14 @@ func endpointURL(base *url.URL, endpoint string) string {
 
 // modelAdapter evaluates one example through a provider.
 type modelAdapter struct {
-	c    *client
-	w    wire
-	task *Task
-	tmpl *Template // nil: the prompt file is not a template (template.go)
-	base *url.URL  // the provider's base URL, which the batch APIs' endpoints are under
-	url  string
-	line string // the recorded request's first line (requestLine)
+	c      *client
+	w      wire
+	task   *Task
+	tmpl   *Template // nil: the prompt file is not a template (template.go)
+	base   *url.URL  // the provider's base URL, which the batch APIs' endpoints are under
+	url    string
+	header http.Header // every request's, the key's included: never changed once made
+	line   string      // the recorded request's first line (requestLine)
 	// replies, when set, answers each example from its batch (Batcher.Factory) instead of
 	// the network.
 	replies BatchReplies
@@ -128,7 +133,11 @@ func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]a
 	}
 	// What was sent goes with the answer and with every failure from here on, so that an
 	// example that failed shows what it asked.
-	request := body.record(a.line, a.c.secrets)
+	// Only when the run keeps it: rendering it costs a copy of the body per example.
+	request := ""
+	if engine.KeepsRequest(ctx) {
+		request = body.record(a.line, a.c.secrets)
+	}
 	start := time.Now()
 	if a.replies != nil {
 		return a.fromBatch(index, request, start)
@@ -156,7 +165,7 @@ func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]a
 			return nil, f
 		}
 	}
-	resp, f := a.c.send(ctx, a.url, a.w.headers(a.c.key), body)
+	resp, f := a.c.send(ctx, a.url, a.header, body)
 	if f != nil {
 		f.Usage, f.Request = &engine.Usage{LatencyMS: since(start), Cached: cached(mode, false)}, request
 		return nil, a.c.redact(f)

@@ -141,8 +141,7 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body *
 	}
 	req.ContentLength = body.size
 	req.GetBody = s.reader
-	req.Header = header.Clone()
-	req.Header.Set("Content-Type", "application/json")
+	req.Header = header // shared, read only: it holds the Content-Type (NewFactory)
 	resp, err := c.http.Do(req)
 	if f := s.failure(); f != nil {
 		if err == nil {

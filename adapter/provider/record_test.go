@@ -243,3 +243,23 @@ func TestIndenter(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestNotKept: for an example whose request the run does not keep, the adapter
+// renders none (the engine would drop it), answer or failure, and still sends the request.
+func TestRequestNotKept(t *testing.T) {
+	srv := replyServer(t, `{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
+	a, _ := oaAdapter(t, Config{BaseURL: srv.URL + "/v1", MaxRetries: 0}, oaQATask())
+	out, err := a.Invoke(engine.WithoutRequest(context.Background()), 0, map[string]any{"q": "hi"})
+	if err != nil || out.(*engine.Answer).Request != "" || out.(*engine.Answer).Output == nil {
+		t.Errorf("an answer not kept: %v, %+v", err, out)
+	}
+	out, err = a.Invoke(context.Background(), 0, map[string]any{"q": "hi"})
+	if err != nil || !strings.HasPrefix(out.(*engine.Answer).Request, "POST {base_url}/chat/completions") {
+		t.Errorf("an answer kept: %v, %+v", err, out)
+	}
+	srv.Close()
+	_, err = a.Invoke(engine.WithoutRequest(context.Background()), 0, map[string]any{"q": "hi"})
+	if f := oaFailure(t, err); f.Request != "" {
+		t.Errorf("a failure not kept has its request: %q", f.Request)
+	}
+}

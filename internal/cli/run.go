@@ -111,6 +111,8 @@ func runRun(e *env, args []string) int {
 		return runEstimate(e, plan, *limit)
 	}
 	settings.budget = bud.budget()
+	// Kept with the run, so that a resume, here or in the server, goes on within it.
+	settings.opts.MaxCost, settings.opts.MaxTokens, settings.opts.Cache = bud.maxCost, bud.maxTokens, *cacheMode
 	if bud.resume != "" {
 		resumed, code := openResumed(e, &settings, plan, bud.resume, flagGiven(fs, "concurrency"))
 		if resumed == nil {

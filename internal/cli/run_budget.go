@@ -90,7 +90,26 @@ func openResumed(e *env, r *runSettings, plan *workspace.Plan, id string, concur
 		return fail("%v", err)
 	}
 	conc := r.opts.Concurrency
-	r.opts = run.Options
+	// The budget is the run's: the stored one, raised by the flags (never lowered, as the
+	// server's resume; store.Options.Resumed), and kept so that a later resume knows it.
+	var cost float64
+	var tokens int
+	if r.budget != nil {
+		cost, tokens = r.budget.MaxCostUSD, r.budget.MaxTokens
+	}
+	opts, err := run.Options.Resumed(cost, tokens)
+	if err == nil && opts != run.Options {
+		err = st.SetOptions(run.ID, opts)
+	}
+	if err != nil {
+		st.Close()
+		return fail("%v", err)
+	}
+	r.opts = opts
+	r.budget = nil
+	if opts.MaxCost > 0 || opts.MaxTokens > 0 {
+		r.budget = &engine.Budget{MaxCostUSD: opts.MaxCost, MaxTokens: opts.MaxTokens}
+	}
 	if concurrencyGiven || r.opts.Concurrency == 0 {
 		r.opts.Concurrency = conc
 	}

@@ -163,7 +163,19 @@ func TestRunBudget(t *testing.T) {
 			if code != 4 || int(requests.Load()) != tc.done {
 				t.Fatalf("resumed with the same budget: exit %d, %d requests\n%s", code, requests.Load(), stderr)
 			}
-			code, _, stderr = runBenchy(t, "run", "--resume", m[1], "--max-tokens", "1000000", "-o", res, bench)
+			// No budget given: the stored one holds (the run keeps it), so nothing is sent; a
+			// smaller one is refused, as the server refuses it.
+			code, _, stderr = runBenchy(t, "run", "--resume", m[1], "-o", res, bench)
+			if code != 4 || int(requests.Load()) != tc.done {
+				t.Fatalf("resumed with no budget given: exit %d, %d requests, want the stored budget kept\n%s", code, requests.Load(), stderr)
+			}
+			smaller := tc.flag(in, out)
+			smaller[1] = smaller[1][:len(smaller[1])-1] // one digit fewer: a tenth or so
+			code, _, stderr = runBenchy(t, append(append([]string{"run", "--resume", m[1], "-o", res}, smaller...), bench)...)
+			if code != 1 || !strings.Contains(stderr, "a resume only raises a budget") || int(requests.Load()) != tc.done {
+				t.Fatalf("resumed with a smaller budget %v: exit %d, %d requests\n%s", smaller, code, requests.Load(), stderr)
+			}
+			code, _, stderr = runBenchy(t, "run", "--resume", m[1], "--max-tokens", "1000000", "--max-cost", "100", "-o", res, bench)
 			if code != 0 {
 				t.Fatalf("resumed with a larger budget: exit %d\n%s", code, stderr)
 			}

@@ -48,6 +48,9 @@ func init() {
 		{"runs", "list|show|export|compare [flags] [ID]...", "list, show, export and compare the runs stored in a workspace (a run ID: any unique start or end of it)", runRuns},
 		{"report", "[-o report.html] [--examples N] [--workspace DIR] RUN...", "write a self-contained HTML report of stored runs: identities, score and interval, counts, charts, leaderboards, the first N failing examples", runReport},
 		{"leaderboard", "[--json] [--dataset DIGEST] [--workspace DIR] BENCHMARK", "rank the AI-systems that took a benchmark on one dataset, from the workspace's runs", runLeaderboard},
+		{"merge", "[-o results.json] [--into-store WORKSPACE] DIR", "merge the shards of a sharded run (benchy run --shard K/N --out-dir DIR) into the results one machine would have produced", runMerge},
+		{"slurm", "submit|status|cancel [flags] ...", "run a benchmark's shards as a Slurm array job, merged when it ends", runSlurm},
+		{"k8s", "job [flags] BENCHMARK", "print a Kubernetes Indexed Job that runs a benchmark's shards, and the Job that merges them", runK8s},
 		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN] [--allowed-host NAME[:PORT]]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},
 		{"ontology", "[--json]", "list the tasks, domains and languages of the ontology", runOntology},
 		{"schema", "[--ir]", "print the JSON Schema of benchmark YAML files (--ir: of the IR)", runSchema},
@@ -86,7 +89,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nFILE may be - for standard input. Run 'benchy COMMAND --help' for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 success, 1 invalid input, failure or a gate not met, 2 usage error, 3 (benchy run) every example an execution error.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 invalid input, failure or a gate not met, 2 usage error, 3 (benchy run) every example an execution error, 4 (benchy run) stopped by its budget.")
 }
 
 // flags builds a command's flag set with a usage message in the house style.

@@ -37,9 +37,14 @@ type Options struct {
 	// example, RecordNone none. By index, so that what is kept is the same at any
 	// concurrency and on a resume.
 	RecordRequests int
-	Limit          int            // run only the first Limit examples; 0 means all
-	Results        io.Writer      // receives one ExampleResult per line, in index order
-	Progress       func(Progress) // called after each example, from one goroutine
+	Limit          int // run only the first Limit examples; 0 means all
+	// Shard, when set, evaluates only its examples of the (limited) run (a sharded run,
+	// Shard's rule): Results, OnResult and Progress see them alone, in index order. The
+	// validation pass still reads the whole dataset, and the digest is the whole file's.
+	// The zero Shard is the whole run.
+	Shard    Shard
+	Results  io.Writer      // receives one ExampleResult per line, in index order
+	Progress func(Progress) // called after each example, from one goroutine
 	// Prior returns the stored result of an example a previous, interrupted run already
 	// evaluated: it is reused, not evaluated again (resume). Nil: evaluate every example.
 	Prior func(index int) (ExampleResult, bool)
@@ -82,7 +87,8 @@ func DefaultConcurrency() int { return max(4, runtime.NumCPU()) }
 
 // Validated is what the validation pass found.
 type Validated struct {
-	Total  int        // the examples that will run (the limit applied)
+	Total  int        // the examples that will run (the limit and the shard applied)
+	All    int        // the examples of the whole run (the limit applied), of every shard
 	Rows   int        // the dataset's examples
 	Digest string     // the dataset digest (see DigestVersion)
 	file   versionKey // the JSONL file's version as digested; zero where unknown (not Linux)
@@ -115,10 +121,14 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
 	v, err := validateDataset(ctx, b, opts.BenchmarkDir, opts.Paths, opts.Limit)
 	if err != nil {
 		return nil, err
 	}
+	v.Total = opts.Shard.Count(v.All)
 	if opts.Validated != nil {
 		if err := opts.Validated(v); err != nil {
 			return nil, err
@@ -159,7 +169,7 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		opts.estimator = est
 	}
-	r := &runner{b: b, opts: opts, total: total, digest: v.Digest, file: v.file, artifacts: v.versions(), started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
+	r := &runner{b: b, opts: opts, total: total, totals: NewTotals(b, v.All), digest: v.Digest, file: v.file, artifacts: v.versions(), started: started, clock: clock, outputs: outputArtifacts(opts.BenchmarkDir)}
 	r.weights, r.scale = totalWeight(b)
 	if err := r.execute(ctx, adapters[:workers]); err != nil {
 		var be *BudgetError
@@ -207,9 +217,10 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, path
 		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
 	file, settled := openVersion(d.f)
-	v := Validated{Total: n, Rows: n, Digest: d.digest.sum(), file: file, jsonl: d.f.Name(), artifacts: d.digest.versions(), racy: d.digest.racy || !settled}
+	v := Validated{Total: n, All: n, Rows: n, Digest: d.digest.sum(), file: file, jsonl: d.f.Name(), artifacts: d.digest.versions(), racy: d.digest.racy || !settled}
 	if limit > 0 {
 		v.Total = min(n, limit)
+		v.All = v.Total
 	}
 	return v, nil
 }
@@ -255,17 +266,18 @@ type runner struct {
 	clock     func() time.Time
 
 	outputs resolver // for artifacts the AI-system produces
-	summary Summary
-	usage   *UsageTotals // nil until an example reports usage
-	cache   *CacheCounts // nil until an example reports a cache lookup
-	q       []float64    // contributions in index order, kept only for a run small enough to bootstrap
-	sum     float64      // of the contributions, in index order
-	sumSq   float64      // of their squares, for the normal interval of a large run
-	correct []int        // per dimension, among valid examples
+	totals  *Totals  // of the results written, in index order
+}
+
+// job is an example to evaluate and its position among the run's (its index, unless the
+// run is a shard's).
+type job struct {
+	ex  *example
+	pos int
 }
 
 type outcome struct {
-	index  int
+	pos    int // among the run's examples: the writer's order
 	result ExampleResult
 	reused bool // from Options.Prior
 }
@@ -287,7 +299,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	jobs := make(chan *example)
+	jobs := make(chan job)
 	outcomes := make(chan outcome, len(adapters))
 	window := make(chan struct{}, 8*len(adapters))
 	var led *ledger
@@ -299,12 +311,12 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ex := range jobs {
-				res := r.evaluate(ctx, ad, ex)
+			for j := range jobs {
+				res := r.evaluate(ctx, ad, j.ex)
 				if led != nil {
-					led.settle(ex.index, &res) // before it waits for those before it to be written
+					led.settle(j.ex.index, &res) // before it waits for those before it to be written
 				}
-				outcomes <- outcome{ex.index, res, false}
+				outcomes <- outcome{j.pos, res, false}
 			}
 		}()
 	}
@@ -315,7 +327,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
-		for i := 0; i < r.total; i++ {
+		for pos := 0; pos < r.total; pos++ {
 			// Stop takes precedence over a free worker: once it is closed, nothing starts.
 			if stop = stopped(r.opts.Stop); stop {
 				return
@@ -329,6 +341,9 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 				return
 			}
 			ex := d.next()
+			for ex != nil && !r.opts.Shard.Has(ex.index) {
+				ex = d.next() // another shard's, read to be checked, not run
+			}
 			if ex == nil {
 				dataErr = d.failed // the file changed since it was validated
 				cancel()
@@ -340,7 +355,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 					if led != nil {
 						led.spend(&res)
 					}
-					outcomes <- outcome{ex.index, res, true}
+					outcomes <- outcome{pos, res, true}
 					continue
 				}
 			}
@@ -353,12 +368,12 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 					return
 				case !ok:
 					spent := led.total()
-					budgetErr = &BudgetError{Budget: *r.opts.Budget, Index: ex.index, Total: r.total, SpentTokens: spent.tokens, SpentCost: spent.usd, Need: est}
+					budgetErr = &BudgetError{Budget: *r.opts.Budget, Index: pos, Total: r.total, SpentTokens: spent.tokens, SpentCost: spent.usd, Need: est}
 					return
 				}
 			}
 			select {
-			case jobs <- ex:
+			case jobs <- job{ex, pos}:
 			case <-ctx.Done():
 				return
 			case <-r.opts.Stop:
@@ -375,10 +390,9 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		w = bufio.NewWriterSize(r.opts.Results, 256<<10)
 		enc = &resultEncoder{w: w}
 	}
-	r.correct = make([]int, len(r.b.Scoring.Dimensions))
 	// Results wait here for those before them. Dispatch takes a window slot per example and
-	// writing frees it, so fewer than cap(window) are ever outstanding: index modulo that
-	// is a free place.
+	// writing frees it, so fewer than cap(window) are ever outstanding: position modulo
+	// that is a free place.
 	type slot struct {
 		full   bool
 		res    ExampleResult
@@ -388,7 +402,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	next := 0
 	var writeErr error
 	for o := range outcomes {
-		pending[o.index%len(pending)] = slot{true, o.result, o.reused}
+		pending[o.pos%len(pending)] = slot{true, o.result, o.reused}
 		for {
 			s := &pending[next%len(pending)]
 			if !s.full {
@@ -399,7 +413,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 			}
 			res, reused := s.res, s.reused
 			*s = slot{}
-			r.record(res)
+			r.totals.Add(&res)
 			if r.opts.OnResult != nil {
 				r.opts.OnResult(res, reused)
 			}
@@ -409,7 +423,7 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 			next++
 			<-window
 			if r.opts.Progress != nil {
-				r.opts.Progress(Progress{Done: next, Total: r.total, Summary: r.summary, Elapsed: r.clock().Sub(r.started)})
+				r.opts.Progress(Progress{Done: next, Total: r.total, Summary: r.totals.Summary(), Elapsed: r.clock().Sub(r.started)})
 			}
 		}
 		// With no other result waiting, what is written goes out now, so that a run killed
@@ -468,55 +482,6 @@ func addCost(sum *float64, c float64) *float64 {
 	}
 	v := *sum + c
 	return &v
-}
-
-// record adds one result, in index order, to the running totals.
-func (r *runner) record(res ExampleResult) {
-	r.summary.Examples++
-	if u := res.Usage; u != nil {
-		if r.usage == nil {
-			r.usage = &UsageTotals{}
-		}
-		r.usage.Examples++
-		r.usage.InputTokens += u.InputTokens
-		r.usage.OutputTokens += u.OutputTokens
-		r.usage.LatencyMS += u.LatencyMS
-		if u.CostUSD != nil {
-			r.usage.PricedExamples++
-			r.usage.CostUSD = addCost(r.usage.CostUSD, *u.CostUSD)
-			if u.Cached != nil && *u.Cached {
-				r.usage.CachedCostUSD = addCost(r.usage.CachedCostUSD, *u.CostUSD)
-			}
-		}
-		if u.Cached != nil {
-			if r.cache == nil {
-				r.cache = &CacheCounts{}
-			}
-			if *u.Cached {
-				r.cache.Hits++
-			} else {
-				r.cache.Misses++
-			}
-		}
-	}
-	switch res.Status {
-	case StatusValid:
-		r.summary.Valid++
-		for i, fs := range res.FieldScores {
-			if fs.Score == 1 {
-				r.correct[i]++
-			}
-		}
-	case StatusInvalidOutput:
-		r.summary.InvalidOutputs++
-	case StatusExecutionError:
-		r.summary.ExecutionErrors++
-	}
-	r.sum += res.Contribution
-	r.sumSq += res.Contribution * res.Contribution
-	if r.total <= bootstrapLimit {
-		r.q = append(r.q, res.Contribution)
-	}
 }
 
 // evaluate invokes the AI-system on one example and scores its answer (A.10–A.13).
@@ -632,11 +597,7 @@ func leaf(v any, path []string) any {
 
 // report assembles the run's report.
 func (r *runner) report(finished time.Time, workers int) *Report {
-	rep := &Report{
-		Usage:         r.usage,
-		Cache:         r.cache,
-		Version:       ResultVersion,
-		Summary:       r.summary,
+	return r.totals.Report(Report{
 		IRHash:        r.opts.IRHash,
 		BenchmarkHash: r.opts.BenchmarkHash,
 		DatasetDigest: r.digest,
@@ -645,25 +606,9 @@ func (r *runner) report(finished time.Time, workers int) *Report {
 		Binding:       r.opts.Binding,
 		StartedAt:     r.started.UTC().Format(time.RFC3339Nano),
 		FinishedAt:    finished.UTC().Format(time.RFC3339Nano),
-		Confidence:    confidence(r.q),
 		Concurrency:   workers,
 		Limit:         r.opts.Limit,
-	}
-	if n := r.summary.Examples; n > 0 {
-		rep.BenchmarkScore = r.sum / float64(n)
-		if len(r.q) < n {
-			rep.Confidence = normalInterval(n, r.sum, r.sumSq)
-		}
-	}
-	for i, dim := range r.b.Scoring.Dimensions {
-		da := DimensionAccuracy{Path: dim.Path, Weight: dim.Weight, Correct: r.correct[i], Valid: r.summary.Valid}
-		if r.summary.Valid > 0 {
-			acc := float64(r.correct[i]) / float64(r.summary.Valid)
-			da.Accuracy = &acc
-		}
-		rep.Dimensions = append(rep.Dimensions, da)
-	}
-	return rep
+	})
 }
 
 // invoke calls the adapter, turning a panic into an adapter error: an adapter's failure is

@@ -136,4 +136,17 @@ type Report struct {
 	// Stopped says why the run ended before its last example, for a run that ended with a
 	// report all the same: its budget (Options.Budget). Nil for a run that did them all.
 	Stopped *Stopped `json:"stopped,omitempty"`
+	// Shards lists the shards a merged run was run as (benchy merge), in order; none for a
+	// run on one machine. Beside it, a merged run's started_at is its first shard's start,
+	// finished_at its last shard's end and concurrency the sum of its shards' workers.
+	Shards []ShardRun `json:"shards,omitempty"`
+}
+
+// ShardRun is one shard of a merged run, as its manifest says it ran.
+type ShardRun struct {
+	Shard       string `json:"shard"` // "K/N"
+	Examples    int    `json:"examples"`
+	StartedAt   string `json:"started_at"`
+	FinishedAt  string `json:"finished_at"`
+	Concurrency int    `json:"concurrency"`
 }

@@ -48,6 +48,8 @@ func runRun(e *env, args []string) int {
 	recordAll := fs.Bool("record-requests", false, fmt.Sprintf("keep the request sent to a model (rendered, no secret, artifacts as markers) for every example, shown with its result (default: the first %d examples; --record-requests=false: none)", engine.DefaultRecordRequests))
 	var bud budgetFlags
 	bud.define(fs)
+	var sh shardFlags
+	sh.define(fs)
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`: one testcase per example, a failure for each one not valid or scoring below 1, its fields in the message (several systems: one testsuite each)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), runExitCodes) }
@@ -98,6 +100,9 @@ func runRun(e *env, args []string) int {
 			}
 			settings.again = append(settings.again, spelt, f.Value.String())
 		}
+	}
+	if sh.given(fs) { // one shard of the run, into --out-dir (shard.go)
+		return runShard(e, fs, sh, pos[0], workspace.Source{Name: displayName(pos[0]), Text: src}, setup, *concurrency, *limit, settings.opts.RecordRequests)
 	}
 	if len(chosen.list) > 0 {
 		settings.outGiven = flagGiven(fs, "o")

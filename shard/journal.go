@@ -1,0 +1,164 @@
+package shard
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// Journal is a shard's results stream, continued across runs of the shard: the complete
+// lines an earlier run wrote are kept and given back to the engine as its Prior, and the
+// engine's results stream is appended after them, less the kept lines it writes again.
+// It reads the kept lines one at a time as the engine asks, in index order, so memory
+// does not grow with the journal.
+type Journal struct {
+	path  string
+	shard engine.Shard
+	out   *os.File      // appended to
+	in    *os.File      // the kept lines, read back
+	r     *bufio.Reader // over in, limited to the kept lines
+	kept  int           // complete lines kept from an earlier run
+	read  int           // of them, given to the engine
+	skip  int           // lines of the engine's stream still to drop (they are kept already)
+	torn  int64         // bytes of a torn last line cut off
+}
+
+// OpenJournal opens the journal at path for shard s, creating it when absent. Its lines
+// must be results of s in index order, from its first example; a last line that is torn
+// (no newline, or not a result) is cut off, one before it makes the journal refused.
+func OpenJournal(path string, s engine.Shard) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 256<<10)
+	var good int64
+	kept := 0
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			index, ok := lineIndex(line)
+			switch {
+			case ok && line[len(line)-1] == '\n' && json.Valid(line) && index == s.Index(kept):
+				good += int64(len(line))
+				kept++
+				continue
+			case err == nil && !isEOF(r):
+				return nil, fmt.Errorf("%s: line %d is not result %d of shard %s: the journal is not this shard's, or is damaged; remove it to run the shard again", path, kept+1, s.Index(kept), s)
+			}
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		break
+	}
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	if size > good {
+		if err := f.Truncate(good); err != nil {
+			return nil, err
+		}
+	}
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		out.Close()
+		return nil, err
+	}
+	return &Journal{path: path, shard: s, out: out, in: in, r: bufio.NewReaderSize(io.LimitReader(in, good), 64<<10),
+		kept: kept, skip: kept, torn: size - good}, nil
+}
+
+// isEOF reports whether r has nothing more to read.
+func isEOF(r *bufio.Reader) bool {
+	_, err := r.Peek(1)
+	return err != nil
+}
+
+// Kept is how many results an earlier run wrote that are reused; Torn the bytes of a
+// torn last line cut off.
+func (j *Journal) Kept() int   { return j.kept }
+func (j *Journal) Torn() int64 { return j.torn }
+
+// Prior is engine.Options.Prior: the kept result of example index, read in turn. The
+// engine asks in index order, from the shard's first example.
+func (j *Journal) Prior(index int) (engine.ExampleResult, bool) {
+	if j.read >= j.kept || index != j.shard.Index(j.read) {
+		return engine.ExampleResult{}, false
+	}
+	line, err := j.r.ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return engine.ExampleResult{}, false
+	}
+	var res engine.ExampleResult
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber() // as the engine decodes values: the prediction written again as it was
+	if dec.Decode(&res) != nil || res.Index != index {
+		return engine.ExampleResult{}, false
+	}
+	j.read++
+	return res, true
+}
+
+// Write is the engine's results stream (engine.Options.Results): the lines of the kept
+// results, which the engine writes first, are dropped, and the rest appended.
+func (j *Journal) Write(p []byte) (int, error) {
+	n := len(p)
+	for j.skip > 0 && len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		p = p[i+1:]
+		j.skip--
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	if _, err := j.out.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Close syncs the journal and closes it.
+func (j *Journal) Close() error {
+	j.in.Close()
+	err := j.out.Sync()
+	if cerr := j.out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// lineIndex reads the index a result line begins with ({"index":N,...), as the engine
+// writes it first, without decoding the line.
+func lineIndex(line []byte) (int, bool) {
+	const prefix = `{"index":`
+	if !bytes.HasPrefix(line, []byte(prefix)) {
+		return 0, false
+	}
+	n, digits := 0, 0
+	for _, c := range line[len(prefix):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+		if digits++; digits > 18 {
+			return 0, false
+		}
+	}
+	return n, digits > 0
+}

@@ -1,0 +1,291 @@
+package shard
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// Set is the shards of one run under a folder, their manifests checked to agree.
+type Set struct {
+	Dir       string
+	N         int
+	Manifests []*Manifest // by K, every one of 0…N-1
+	IR        *ir.Benchmark
+}
+
+// Unfinished is a merge refused because shards are missing or incomplete: each is to be
+// run again (Command).
+type Unfinished struct {
+	Dir    string
+	Shards []Missing
+}
+
+// Missing is a shard a merge cannot use, and why.
+type Missing struct {
+	Shard engine.Shard
+	Why   string // "missing", "incomplete", or what is wrong with its journal
+}
+
+func (u *Unfinished) Error() string {
+	var parts []string
+	for _, m := range u.Shards {
+		parts = append(parts, fmt.Sprintf("shard %s %s", m.Shard, m.Why))
+	}
+	return strings.Join(parts, "; ")
+}
+
+var shardName = regexp.MustCompile(`^shard-(\d+)-of-(\d+)$`)
+
+// Open reads the manifests of the shards under dir and checks that they are one run's:
+// the same N, the same identities (ir, benchmark, dataset, system, binding, limit). Shards
+// missing or not complete are an *Unfinished; shards that disagree an error.
+func Open(dir string) (*Set, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	found := map[int]bool{}
+	n := 0
+	for _, e := range entries {
+		m := shardName.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		k, _ := strconv.Atoi(m[1])
+		nn, _ := strconv.Atoi(m[2])
+		if n != 0 && nn != n {
+			return nil, fmt.Errorf("%s holds shards of %d and of %d: the shards of several runs; give each run its own folder", dir, n, nn)
+		}
+		n = nn
+		found[k] = true
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s holds no shard folder (shard-K-of-N)", dir)
+	}
+	set := &Set{Dir: dir, N: n, Manifests: make([]*Manifest, n)}
+	un := &Unfinished{Dir: dir}
+	var first *Manifest
+	for k := range n {
+		s := engine.Shard{K: k, N: n}
+		if !found[k] {
+			un.Shards = append(un.Shards, Missing{s, "missing"})
+			continue
+		}
+		m, err := ReadManifest(Dir(dir, s))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			un.Shards = append(un.Shards, Missing{s, "missing (no manifest)"})
+			continue
+		case err != nil:
+			return nil, err
+		case m.K != k || m.N != n:
+			return nil, fmt.Errorf("%s: its manifest is of shard %d/%d", Dir(dir, s), m.K, m.N)
+		}
+		if first == nil {
+			first = m
+		} else if d := m.Disagreement(first); d != "" {
+			return nil, fmt.Errorf("shard %s ran another run than shard %d/%d: %s", s, first.K, n, d)
+		}
+		set.Manifests[k] = m
+		if !m.Complete {
+			un.Shards = append(un.Shards, Missing{s, "incomplete"})
+		}
+	}
+	if len(un.Shards) > 0 {
+		if first != nil {
+			set.Manifests = slices.DeleteFunc(set.Manifests, func(m *Manifest) bool { return m == nil })
+		}
+		return set, un
+	}
+	b, err := ir.Unmarshal(first.IR)
+	if err != nil {
+		return nil, fmt.Errorf("%s: its IR: %w", Dir(dir, first.Shard()), err)
+	}
+	if h := ir.Hash(first.IR); h != first.IRHash {
+		return nil, fmt.Errorf("%s: its IR hashes to %s, not its ir_hash %s", Dir(dir, first.Shard()), h, first.IRHash)
+	}
+	set.IR = b
+	return set, nil
+}
+
+// Any is a manifest of the set, for what every shard shares (nil when there is none).
+func (s *Set) Any() *Manifest {
+	for _, m := range s.Manifests {
+		if m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// Lines reads the shards' journals round-robin: line i is result i, from shard i % N.
+// Each is checked to carry its index, and every journal to end with its shard's last
+// example, so every index is present exactly once.
+type Lines struct {
+	set   *Set
+	files []*os.File
+	rs    []*bufio.Reader
+	i     int // the next index
+	total int
+}
+
+// Lines opens the journals of a complete set.
+func (s *Set) Lines() (*Lines, error) {
+	l := &Lines{set: s, total: s.Manifests[0].Total}
+	for _, m := range s.Manifests {
+		f, err := os.Open(filepath.Join(Dir(s.Dir, m.Shard()), JournalFile))
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		l.files = append(l.files, f)
+		l.rs = append(l.rs, bufio.NewReaderSize(f, 64<<10))
+	}
+	return l, nil
+}
+
+// Next is the next result's line with its newline, or io.EOF after the last, once every
+// journal is checked to end there.
+func (l *Lines) Next() ([]byte, error) {
+	n := len(l.rs)
+	if l.i >= l.total {
+		for k, r := range l.rs {
+			if !isEOF(r) {
+				return nil, l.bad(k, "holds results past its last example")
+			}
+		}
+		return nil, io.EOF
+	}
+	k := l.i % n
+	line, err := l.rs[k].ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		line, err = l.long(k, line)
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, l.bad(k, fmt.Sprintf("ends before example %d", l.i))
+		}
+		return nil, err
+	}
+	if index, ok := lineIndex(line); !ok || index != l.i {
+		return nil, l.bad(k, fmt.Sprintf("holds another result where example %d should be", l.i))
+	}
+	l.i++
+	return line, nil
+}
+
+// long reads the rest of a line longer than the reader's buffer.
+func (l *Lines) long(k int, head []byte) ([]byte, error) {
+	line := append([]byte(nil), head...)
+	for {
+		more, err := l.rs[k].ReadSlice('\n')
+		line = append(line, more...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
+func (l *Lines) bad(k int, why string) error {
+	s := engine.Shard{K: k, N: len(l.rs)}
+	return &Unfinished{Dir: l.set.Dir, Shards: []Missing{{s, "has a damaged journal: " + JournalFile + " " + why}}}
+}
+
+// Close closes the journals.
+func (l *Lines) Close() {
+	for _, f := range l.files {
+		f.Close()
+	}
+}
+
+// Read makes Lines an io.Reader of the results stream, for engine.WriteDocument.
+type reader struct {
+	l    *Lines
+	rest []byte
+	err  error
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	for len(r.rest) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.rest, r.err = r.l.Next()
+	}
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// Report reads every result of the set in index order through engine.Totals into the
+// report an unsharded run would have made, each result also given to each (nil: none;
+// an error it returns ends the merge). What differs from a single run's is documented:
+// started_at is the first shard's start, finished_at the last shard's end, concurrency
+// the sum of the shards' workers, and shards lists them.
+func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, error) {
+	l, err := s.Lines()
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	first := s.Manifests[0]
+	totals := engine.NewTotals(s.IR, first.Total)
+	for {
+		line, err := l.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		var res engine.ExampleResult
+		if err := json.Unmarshal(line, &res); err != nil {
+			return nil, l.bad((l.i-1)%len(l.rs), fmt.Sprintf("line of example %d: %v", l.i-1, err))
+		}
+		totals.Add(&res)
+		if each != nil {
+			if err := each(&res); err != nil {
+				return nil, err
+			}
+		}
+	}
+	head := engine.Report{IRHash: first.IRHash, BenchmarkHash: first.BenchmarkHash, DatasetDigest: first.DatasetDigest,
+		AISystem: s.IR.AISystem, System: first.System, Binding: first.Binding, Limit: first.Limit}
+	var startedAt, finishedAt time.Time
+	for _, m := range s.Manifests {
+		head.Concurrency += m.Concurrency
+		head.Shards = append(head.Shards, engine.ShardRun{Shard: m.Shard().String(), Examples: m.Examples,
+			StartedAt: m.StartedAt, FinishedAt: m.FinishedAt, Concurrency: m.Concurrency})
+		if t, err := time.Parse(time.RFC3339Nano, m.StartedAt); err == nil && (startedAt.IsZero() || t.Before(startedAt)) {
+			startedAt, head.StartedAt = t, m.StartedAt
+		}
+		if t, err := time.Parse(time.RFC3339Nano, m.FinishedAt); err == nil && t.After(finishedAt) {
+			finishedAt, head.FinishedAt = t, m.FinishedAt
+		}
+	}
+	return totals.Report(head), nil
+}
+
+// WriteDocument writes the result document of the set's run, rep its Report, streaming
+// the journals' lines in index order.
+func (s *Set) WriteDocument(w io.Writer, rep *engine.Report) error {
+	l, err := s.Lines()
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	return engine.WriteDocument(w, rep, &reader{l: l})
+}

@@ -24,6 +24,7 @@ type Set struct {
 	N         int
 	Manifests []*Manifest // by K, every one of 0…N-1
 	IR        *ir.Benchmark
+	Canonical []byte // the IR's canonical JSON, as a store records it
 }
 
 // Unfinished is a merge refused because shards are missing or incomplete: each is to be
@@ -110,11 +111,16 @@ func Open(dir string) (*Set, error) {
 		}
 		return set, un
 	}
-	b, err := ir.Unmarshal(first.IR)
+	canon, err := ir.Canonicalize(first.IR) // the manifest holds it indented
 	if err != nil {
 		return nil, fmt.Errorf("%s: its IR: %w", Dir(dir, first.Shard()), err)
 	}
-	if h := ir.Hash(first.IR); h != first.IRHash {
+	b, err := ir.Unmarshal(canon)
+	if err != nil {
+		return nil, fmt.Errorf("%s: its IR: %w", Dir(dir, first.Shard()), err)
+	}
+	set.Canonical = canon
+	if h := ir.Hash(canon); h != first.IRHash {
 		return nil, fmt.Errorf("%s: its IR hashes to %s, not its ir_hash %s", Dir(dir, first.Shard()), h, first.IRHash)
 	}
 	set.IR = b

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -130,13 +131,14 @@ func runShard(e *env, fs *flag.FlagSet, sf shardFlags, bench string, src workspa
 		return ExitFail
 	}
 	sys := plan.System
+	absBench, _ := filepath.Abs(bench)
 	m := &shard.Manifest{IRHash: plan.IRHash, BenchmarkHash: plan.BenchmarkHash, System: &sys, Binding: plan.Binding,
-		Benchmark: bench, K: s.K, N: s.N, Limit: limit, BenchyVersion: benchyVersion(), IR: plan.Canonical}
+		Benchmark: absBench, K: s.K, N: s.N, Limit: limit, BenchyVersion: benchyVersion(), IR: plan.Canonical}
 	prev, err := shard.ReadManifest(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		prev = nil
-		os.Remove(dir + "/" + shard.JournalFile) // a journal no manifest vouches for is not continued
+		os.Remove(filepath.Join(dir, shard.JournalFile)) // a journal no manifest vouches for is not continued
 	case err != nil:
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail
@@ -149,7 +151,7 @@ func runShard(e *env, fs *flag.FlagSet, sf shardFlags, bench string, src workspa
 		}
 		m.StartedAt = prev.StartedAt
 	}
-	j, err := shard.OpenJournal(dir+"/"+shard.JournalFile, s)
+	j, err := shard.OpenJournal(filepath.Join(dir, shard.JournalFile), s)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitFail

@@ -10,6 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/shard"
 )
 
 // Task is one line of squeue: an array task or the merge job.
@@ -65,26 +68,27 @@ func parseQueue(out string) []Task {
 
 // Progress is what a shard's directory (DIR/shard-K-of-N/) says of it.
 type Progress struct {
-	K, N    int
-	Started bool // its manifest is there: the task began and checked the dataset
-	Done    int  // complete lines in its journal: examples evaluated
+	K, N     int
+	Started  bool // its manifest is there: the task began and checked the dataset
+	Examples int  // the shard's examples, from its manifest
+	Done     int  // complete lines in its journal: examples evaluated
+	Complete bool // its manifest says it ended with every example
 }
 
-// ShardDir is shard K of N's directory under DIR, as benchy run --shard writes it.
-func ShardDir(dir string, k, n int) string {
-	return filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d", k, n))
-}
-
-// Shards reads the progress of each of DIR's N shards from their journals.
+// Shards reads the progress of each of DIR's N shards from their manifests and journals.
 func Shards(dir string, n int) ([]Progress, error) {
 	out := make([]Progress, n)
 	for k := range out {
 		p := Progress{K: k, N: n}
-		sd := ShardDir(dir, k, n)
-		if _, err := os.Stat(filepath.Join(sd, "manifest.json")); err == nil {
-			p.Started = true
+		sd := shard.Dir(dir, engine.Shard{K: k, N: n})
+		m, err := shard.ReadManifest(sd)
+		switch {
+		case err == nil:
+			p.Started, p.Examples, p.Complete = true, m.Examples, m.Complete
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, err
 		}
-		done, err := lines(filepath.Join(sd, "results.jsonl"))
+		done, err := lines(filepath.Join(sd, shard.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}

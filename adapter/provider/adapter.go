@@ -172,7 +172,7 @@ func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]a
 	}
 	// The key is masked in the body before it is read, so that no message cut from it keeps
 	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
-	return a.answer(a.c.secrets.Bytes(resp.body), request, start, cached(mode, false), key)
+	return a.answer(maskReply(a.c, resp.body), request, start, cached(mode, false), key)
 }
 
 // fromBatch answers example index from the reply its batch gave, read as a reply sent now

@@ -81,14 +81,14 @@ func (b *Batcher) Poll(ctx context.Context, info *BatchInfo) error {
 			return fmt.Errorf("polling message batch %s: %w", info.ID, err)
 		}
 		batch.update(info)
-		return nil
+		return b.clean(info)
 	}
 	var batch oaBatch
 	if err := b.call(ctx, http.MethodGet, b.path("/batches/"+url.PathEscape(info.ID)), nil, &batch); err != nil {
 		return fmt.Errorf("polling batch %s: %w", info.ID, err)
 	}
 	batch.update(info)
-	return nil
+	return b.clean(info)
 }
 
 // Cancel asks the provider to cancel the batch (POST /batches/{id}/cancel; POST
@@ -101,14 +101,14 @@ func (b *Batcher) Cancel(ctx context.Context, info *BatchInfo) error {
 			return fmt.Errorf("cancelling message batch %s: %w", info.ID, err)
 		}
 		batch.update(info)
-		return nil
+		return b.clean(info)
 	}
 	var batch oaBatch
 	if err := b.call(ctx, http.MethodPost, b.path("/batches/"+url.PathEscape(info.ID)+"/cancel"), nil, &batch); err != nil {
 		return fmt.Errorf("cancelling batch %s: %w", info.ID, err)
 	}
 	batch.update(info)
-	return nil
+	return b.clean(info)
 }
 
 // Results reads the results of a batch that ended and gives put each example's reply (the
@@ -125,9 +125,9 @@ func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index in
 		}
 		seen[i] = true
 		if reply != nil {
-			reply = b.a.c.secrets.Bytes(reply)
+			reply = maskReply(b.a.c, reply)
 		}
-		return put(i, reply, b.a.c.secrets.String(msg))
+		return put(i, reply, b.cleanText(msg))
 	}
 	var err error
 	if info.Kind == KindAnthropic {
@@ -141,7 +141,7 @@ func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index in
 	var rest error
 	info.Detail.Each(func(i int) {
 		if rest == nil && !seen[i] {
-			rest = put(i, nil, unanswered(info))
+			rest = put(i, nil, b.cleanText(unanswered(info)))
 		}
 	})
 	return rest

@@ -264,6 +264,9 @@ func (b *Batcher) createBatch(ctx context.Context, path string) (BatchInfo, erro
 	info := BatchInfo{ID: batch.ID}
 	batch.update(&info)
 	info.Detail.InputFileID = file.ID
+	if err := b.clean(&info); err != nil {
+		return BatchInfo{}, fmt.Errorf("creating the batch: %w", err)
+	}
 	return info, nil
 }
 
@@ -283,5 +286,8 @@ func (b *Batcher) createMessageBatch(ctx context.Context, path string) (BatchInf
 	}
 	info := BatchInfo{ID: batch.ID}
 	batch.update(&info)
+	if err := b.clean(&info); err != nil {
+		return BatchInfo{}, fmt.Errorf("creating the message batch: %w", err)
+	}
 	return info, nil
 }

@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/internal/redact"
+)
+
+// escaped is s with every character written as a JSON \u escape.
+func escaped(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+// TestBatchClean: what a hostile batch provider says of a batch is refused or cleaned
+// before it is kept, printed or served: an id holding the key, a path or a control
+// character is refused; a state the APIs do not document is "unknown"; a message is
+// masked (as written and \u-escaped), its control characters replaced, and cut; negative
+// or unknown counts are dropped.
+func TestBatchClean(t *testing.T) {
+	m, _ := oaAdapter(t, Config{BaseURL: "http://127.0.0.1:1/v1"}, oaQATask())
+	b := &Batcher{a: m}
+	for _, id := range []string{"batch_" + oaKey, "../files/x", "a/b", "batch?x=1", "id\x1b[2J", "", strings.Repeat("a", 201), "batch_%2e%2e"} {
+		info := BatchInfo{ID: id, State: "in_progress"}
+		if err := b.clean(&info); err == nil || strings.Contains(err.Error(), oaKey) {
+			t.Errorf("id %q: %v, want it refused without quoting it", id, err)
+		}
+	}
+	info := BatchInfo{ID: "batch_abc-12.3:x", State: "in_progress", Detail: BatchDetail{OutputFileID: "file-" + oaKey}}
+	if err := b.clean(&info); err == nil {
+		t.Errorf("an output file id holding the key was kept")
+	}
+	info = BatchInfo{ID: "batch_abc", State: "\x1b[31mowned", Detail: BatchDetail{
+		Message: "key " + oaKey + " is bad; " + escaped(oaKey) + "\n\x1b[2J" + strings.Repeat("é", 400),
+		Counts:  map[string]int{"completed": 3, "failed": -5, "evil": 9}}}
+	if err := b.clean(&info); err != nil {
+		t.Fatal(err)
+	}
+	msg := info.Detail.Message
+	if info.State != "unknown" || strings.Contains(msg, oaKey) || strings.ContainsAny(msg, "\x1b\n") || len(msg) > maxProviderMessage+len("…") {
+		t.Errorf("cleaned: state %q, message %q", info.State, msg)
+	}
+	if len(info.Detail.Counts) != 1 || info.Detail.Counts["completed"] != 3 {
+		t.Errorf("counts %v, want only completed", info.Detail.Counts)
+	}
+	if got := b.cleanText(`{"error":"` + escaped(oaKey) + `"}`); strings.Contains(got, oaKey) || strings.Contains(got, escaped(oaKey)[:12]) {
+		t.Errorf("a \\u-escaped key in a JSON message: %q", got)
+	}
+}
+
+// TestMaskReply: a reply kept (the response cache, a batch's replies) holds no key, as
+// written or \u-escaped, so that a replay run without the key cannot decode one; a reply
+// without a key is kept byte for byte, its escapes ("\"" of a JSON answer) as they are.
+func TestMaskReply(t *testing.T) {
+	m, _ := oaAdapter(t, Config{BaseURL: "http://127.0.0.1:1/v1"}, oaQATask())
+	for _, body := range []string{
+		`{"choices":[{"message":{"content":"{\"answer\":\"` + escaped(oaKey) + `\"}"}}]}`,
+		`{"choices":[{"message":{"content":"` + oaKey + `"}}]}`,
+		`{"x":"` + escaped(oaKey[:10]) + oaKey[10:] + `"}`,
+	} {
+		got := maskReply(m.c, []byte(body))
+		if bytes.Contains(got, []byte(oaKey)) || bytes.Contains(redact.PlainJSON(got), []byte(oaKey)) {
+			t.Errorf("%s kept as %s", body, got)
+		}
+	}
+	for _, body := range []string{
+		`{"choices":[{"message":{"content":"{\"answer\":\"caf\u00e9\"}"}}]}`,
+		`{"choices":[{"message":{"content":"{\"answer\":\"42\"}"}}]}`,
+		`not json \u0073`,
+	} {
+		if got := maskReply(m.c, []byte(body)); string(got) != body {
+			t.Errorf("a reply with no key changed: %s -> %s", body, got)
+		}
+	}
+}

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/compiler"
+	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
@@ -56,7 +58,13 @@ func runValidate(e *env, args []string) int {
 	if err != nil {
 		return inputFailed(e, "validate", pos[0], err, *asJSON)
 	}
-	_, ds := compiler.Compile(src)
+	b, ds := compiler.Compile(src)
+	if len(ds) == 0 && pos[0] != "-" {
+		// A model's prompt template is checked too, as a run would before its first request.
+		dir := filepath.Dir(pos[0])
+		ws, _ := workspace.Find(dir)
+		ds = adapter.CheckPrompt(b, dir, runPaths(dir, ws, false))
+	}
 	if *asJSON {
 		e.stdout.Write(ds.JSON())
 	} else {

@@ -1,0 +1,28 @@
+package adapter
+
+import (
+	"path/filepath"
+
+	"github.com/benchy-eval/benchy/adapter/provider"
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
+)
+
+// CheckPrompt checks the prompt template of b's model AI-system as a run would before its
+// first request, without a runtime file: its placeholders against the program's input,
+// positioned in the prompt file (benchy validate). What depends on the provider (Anthropic
+// takes no audio) is left to the run, which knows it. A benchmark of another system, with
+// no prompt, or whose prompt cannot be read (the run says why) has nothing to check here.
+func CheckPrompt(b *ir.Benchmark, benchDir string, paths engine.Paths) diag.List {
+	sys := b.AISystem
+	if sys.Type != ir.SystemModel || sys.Prompt == "" {
+		return nil
+	}
+	text, err := readPromptIn(benchDir, sys.Prompt, paths)
+	if err != nil {
+		return nil
+	}
+	_, ds := provider.ParseTemplate(filepath.Join(benchDir, filepath.FromSlash(sys.Prompt)), text, b.Program.Input, "")
+	return ds
+}

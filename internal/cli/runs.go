@@ -26,7 +26,7 @@ var runsCommands []command
 func init() {
 	runsCommands = []command{
 		{"list", "[--workspace DIR] [--benchmark PATH] [--ir-hash H] [--limit N]", "list the stored runs, newest first", runsList},
-		{"show", "[--workspace DIR] [--ir] ID", "print a stored run's fields and summary as JSON", runsShow},
+		{"show", "[--workspace DIR] [--ir] [--example N] ID", "print a stored run's fields and summary, or one of its examples with the request it sent, as JSON", runsShow},
 		{"export", "[--workspace DIR] [--format json|jsonl|csv] [-o FILE] [--status S] [--imperfect] [--wrong DIM] [--code CODE] [--q TEXT] [--field DIM --expected V --predicted V] [--score-min MIN] [--score-max MAX] [--sort index|score] ID", "write a stored run's results, each with its input and expected output, those the filter flags select: the result document (json), one result a line (jsonl) or a table (csv)", runsExport},
 		{"compare", "[--workspace DIR] [--json] [--max-regression D] {A B | --baseline A B}", "compare two completed runs of one benchmark and dataset, whatever their systems (B minus A; --max-regression D fails on a significant drop of more than D)", runsCompare},
 	}
@@ -319,6 +319,7 @@ func started(r store.Run) string {
 func runsShow(e *env, args []string) int {
 	fs, wsFlag := runsFlags(e, "show")
 	withIR := fs.Bool("ir", false, "include the run's canonical IR")
+	example := fs.Int("example", -1, "show example `N` of the run instead: its input, expected output, prediction, field scores, error, usage and, when recorded, the request sent to the model")
 	pos, code, ok := parseArgs(e, fs, args, 1, "run ID")
 	if !ok {
 		return code
@@ -339,6 +340,9 @@ func runsShow(e *env, args []string) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
 		return ExitFail
+	}
+	if *example >= 0 {
+		return showExample(e, st, id, *example)
 	}
 	if !*withIR {
 		r.IR = nil
@@ -652,4 +656,28 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// showExample prints example index of run id as the web app's example view reads it (the
+// API's result), with the request sent to the model when it was recorded.
+func showExample(e *env, st *store.Store, id string, index int) int {
+	d, found, err := st.Detail(id, index, store.ResultFilter{})
+	switch {
+	case err != nil:
+		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
+		return ExitFail
+	case !found:
+		fmt.Fprintf(e.stderr, "benchy runs show: run %s has no result for example %d\n", id, index)
+		return ExitFail
+	}
+	out, err := json.MarshalIndent(struct {
+		api.Result
+		Request string `json:"request,omitempty"`
+	}{d.Wire(), d.Request}, "", "  ")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy runs show: %v\n", err)
+		return ExitFail
+	}
+	fmt.Fprintf(e.stdout, "%s\n", out)
+	return ExitOK
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -125,17 +126,25 @@ func (l *ledger) fits(c cost) bool {
 	return true
 }
 
+// MaxBound clamps the tokens of a bound and of a reported usage, so that no sum wraps: a
+// request's parameters may ask for 9223372036854775807 output tokens, and a provider may
+// report anything. 1<<40 tokens is beyond any model's context and any budget.
+const MaxBound = 1 << 40
+
 // bound is what the ledger holds for a request of estimate e: nothing for a cache replay.
 func bound(e Estimate) cost {
 	if e.Cached {
 		return cost{}
 	}
-	c := cost{tokens: e.InputTokens + e.OutputTokens}
-	if e.MaxCostUSD != nil {
+	c := cost{tokens: clampTokens(e.InputTokens) + clampTokens(e.OutputTokens)}
+	if e.MaxCostUSD != nil && *e.MaxCostUSD > 0 && !math.IsNaN(*e.MaxCostUSD) {
 		c.usd = *e.MaxCostUSD
 	}
 	return c
 }
+
+// clampTokens is n within [0, MaxBound].
+func clampTokens(n int) int { return min(max(n, 0), MaxBound) }
 
 // reserve holds c for example index when it fits, waiting while examples in flight may
 // free room; false when it does not fit with none in flight, or when ctx ends or stop
@@ -166,7 +175,9 @@ func (l *ledger) reserve(ctx context.Context, stop <-chan struct{}, index int, c
 	}
 }
 
-// settle replaces example index's hold by what its result spent (spentBy).
+// settle replaces example index's hold by what its result spent (spentBy). A result
+// charged its hold, not what it reported, keeps the charge in its usage (BudgetTokens,
+// BudgetCostUSD), so that a resumed run counts it again.
 func (l *ledger) settle(index int, res *ExampleResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -174,7 +185,17 @@ func (l *ledger) settle(index int, res *ExampleResult) {
 	delete(l.holds, index)
 	l.held.tokens -= h.tokens
 	l.held.usd -= h.usd
-	s := spentBy(res, h)
+	s, charged := spentBy(res, h)
+	if charged && (h.tokens > 0 || h.usd > 0) {
+		if res.Usage == nil {
+			res.Usage = &Usage{}
+		}
+		res.Usage.BudgetTokens = h.tokens
+		if h.usd > 0 {
+			usd := h.usd
+			res.Usage.BudgetCostUSD = &usd
+		}
+	}
 	l.spent.tokens += s.tokens
 	l.spent.usd += s.usd
 	close(l.settled)
@@ -185,7 +206,7 @@ func (l *ledger) settle(index int, res *ExampleResult) {
 func (l *ledger) spend(res *ExampleResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := spentBy(res, cost{})
+	s, _ := spentBy(res, cost{})
 	l.spent.tokens += s.tokens
 	l.spent.usd += s.usd
 }
@@ -196,28 +217,55 @@ func (l *ledger) total() cost {
 	return l.spent
 }
 
-// spentBy is what a result spent: the tokens and cost its provider reported, nothing for a
-// reply from the response cache (usage.cached), and the hold h for a timeout, which the
-// provider may bill without saying so.
-func spentBy(res *ExampleResult, h cost) cost {
+// spentBy is what a result spent, and whether that is its hold h rather than what it
+// reported: nothing for a reply from the response cache (usage.cached); the tokens and cost
+// its provider reported; what an earlier part of the run charged it (a reused result's
+// BudgetTokens, BudgetCostUSD); and h for a timeout, which the provider may bill without
+// saying so, for a reply whose usage is unreported (a provider that leaves usage out must
+// not spend without limit) and for a result with no usage at all.
+func spentBy(res *ExampleResult, h cost) (cost, bool) {
 	u := res.Usage
 	switch {
 	case u != nil && u.Cached != nil && *u.Cached:
-		return cost{}
+		return cost{}, false
+	case u != nil && (u.BudgetTokens > 0 || u.BudgetCostUSD != nil):
+		c := cost{tokens: clampTokens(u.BudgetTokens)}
+		if u.BudgetCostUSD != nil && *u.BudgetCostUSD > 0 {
+			c.usd = *u.BudgetCostUSD
+		}
+		return c, true
 	case res.Status == StatusExecutionError && res.Error != nil && res.Error.Code == diag.Timeout:
-		return h
-	case u == nil:
-		return cost{}
+		return h, true
+	case u == nil || u.Unreported || u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD != nil && !(*u.CostUSD >= 0):
+		return h, true
 	}
-	c := cost{tokens: u.InputTokens + u.OutputTokens}
+	c := cost{tokens: clampTokens(u.InputTokens) + clampTokens(u.OutputTokens)}
 	if u.CostUSD != nil {
 		c.usd = *u.CostUSD
 	}
-	return c
+	return c, false
+}
+
+// Unbounded is an Estimator whose replies may have no output bound: OutputUnbounded says
+// why ("" when each reply is bounded). A budget cannot be kept without the bound, so that
+// a run with one is refused at setup.
+type Unbounded interface {
+	OutputUnbounded() string
+}
+
+// CheckBudget is why a run with budget b cannot keep it with adapter ad, or nil: what Run
+// refuses at setup, for benchy run and the server to refuse before a run is recorded.
+func CheckBudget(b *Budget, ad Adapter) *Abort {
+	if !b.active() {
+		return nil
+	}
+	_, a := budgetSetup(b, ad)
+	return a
 }
 
 // budgetSetup is the setup abort of a budget the AI-system cannot keep: its adapter cannot
-// estimate a request, or a cost budget for a model with no prices.
+// estimate a request, a cost budget for a model with no prices, or replies with no output
+// bound.
 func budgetSetup(b *Budget, ad Adapter) (Estimator, *Abort) {
 	fail := func(format string, args ...any) (Estimator, *Abort) {
 		return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
@@ -229,6 +277,11 @@ func budgetSetup(b *Budget, ad Adapter) (Estimator, *Abort) {
 		return fail("a budget (--max-cost, --max-tokens) needs an AI-system whose requests can be estimated before they are sent (a model provider's); this AI-system's adapter cannot")
 	case b.MaxCostUSD > 0 && !est.Priced():
 		return fail("a cost budget (--max-cost) needs the model's prices: give prices: for it under its provider in the runtime file, or use --max-tokens")
+	}
+	if u, ok := ad.(Unbounded); ok {
+		if why := u.OutputUnbounded(); why != "" {
+			return fail("%s", why)
+		}
 	}
 	return est, nil
 }

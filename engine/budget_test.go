@@ -31,6 +31,9 @@ type budgetBench struct {
 	exceeded       string
 	calls, maxLive atomic.Int64
 	live           atomic.Int64
+	// report, when set, is the usage a reply reports of using used tokens at cost c, in
+	// place of the true one: a provider that leaves usage out, or lies.
+	report func(used int, c float64) *Usage
 }
 
 func (b *budgetBench) costOf(tokens int) float64 { return float64(tokens) * b.usd }
@@ -75,6 +78,9 @@ func (a *budgetAdapter) Invoke(ctx context.Context, index int, input map[string]
 		b.spent.usd += c
 	}
 	b.mu.Unlock()
+	if b.report != nil {
+		return &Answer{Output: map[string]any{"a": "x"}, Usage: b.report(used, c)}, nil
+	}
 	return &Answer{Output: map[string]any{"a": "x"}, Usage: &Usage{InputTokens: used - used/3, OutputTokens: used / 3, CostUSD: &c, Cached: &hit}}, nil
 }
 
@@ -251,5 +257,68 @@ func TestBudgetSetup(t *testing.T) {
 		Options{BenchmarkDir: root, Budget: &Budget{MaxCostUSD: 1}})
 	if !errors.As(err, &a) || bench.calls.Load() != 0 {
 		t.Errorf("no prices: %v, %d calls", err, bench.calls.Load())
+	}
+}
+
+// TestBudgetUnreported: a reply that does not say what it spent (no usage, a usage marked
+// unreported, negative counts or a negative cost) is charged its bound, so that a budget
+// stops a run against a provider that leaves usage out as it stops one that reports each
+// reply using its whole bound; the charge is kept in the result, so that a resumed run
+// counts it again. A provider that reports more than the bound is charged what it says.
+func TestBudgetUnreported(t *testing.T) {
+	const n = 200
+	neg := -1.0
+	cases := []struct {
+		name   string
+		limit  Budget
+		report func(used int, c float64) *Usage
+		want   int
+	}{
+		{"no usage: stops at 1000/150 = 6 examples", Budget{MaxTokens: 1000}, func(int, float64) *Usage { return nil }, 6},
+		{"usage unreported", Budget{MaxTokens: 1000}, func(int, float64) *Usage { return &Usage{Unreported: true} }, 6},
+		{"negative counts earn no credit", Budget{MaxTokens: 1000}, func(int, float64) *Usage { return &Usage{InputTokens: -1000000, OutputTokens: 5} }, 6},
+		{"a cost budget, no usage", Budget{MaxCostUSD: 150 * 6.5e-6}, func(int, float64) *Usage { return &Usage{Unreported: true} }, 6},
+		{"a negative cost earns no credit", Budget{MaxCostUSD: 150 * 6.5e-6}, func(u int, _ float64) *Usage { return &Usage{InputTokens: u, CostUSD: &neg} }, 6},
+		// Up to 6 start before any settles; each is charged the 500 it reports.
+		{"over-reported usage is charged as reported", Budget{MaxTokens: 1000}, func(int, float64) *Usage { return &Usage{InputTokens: 500} }, -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			bench := &budgetBench{limit: tc.limit, bound: func(int) int { return 150 }, use: func(int) int { return 10 }, cached: func(int) bool { return false },
+				usd: 1e-6, report: tc.report}
+			_, results, err := budgetRun(t, bench, true, tc.limit, n, nil)
+			var be *BudgetError
+			if tc.want < 0 {
+				if !errors.As(err, &be) || len(results) == 0 || len(results) > 6 || be.SpentTokens != 500*len(results) {
+					t.Fatalf("%d results, %v; want at most 6, charged 500 each", len(results), err)
+				}
+				return
+			}
+			if !errors.As(err, &be) || be.Index != tc.want || len(results) != tc.want {
+				t.Fatalf("%d results, %v; want a budget stop after %d", len(results), err, tc.want)
+			}
+			if be.SpentTokens < 0 || be.SpentCost < 0 {
+				t.Errorf("spent %d tokens, $%v: negative", be.SpentTokens, be.SpentCost)
+			}
+			if tc.want != 6 {
+				return
+			}
+			for _, r := range results {
+				if r.Usage == nil || r.Usage.BudgetTokens != 150 {
+					t.Fatalf("result %d's usage %+v: want the charge of 150 tokens kept", r.Index, r.Usage)
+				}
+			}
+			// Resumed with the same budget, the reused results spent it: nothing more starts.
+			again := &budgetBench{limit: tc.limit, bound: bench.bound, use: bench.use, cached: bench.cached, usd: 1e-6, report: tc.report}
+			_, _, err = budgetRun(t, again, true, tc.limit, n, func(i int) (ExampleResult, bool) {
+				if i < len(results) {
+					return results[i], true
+				}
+				return ExampleResult{}, false
+			})
+			if !errors.Is(err, ErrBudget) || again.calls.Load() != 0 {
+				t.Errorf("resumed with the same budget: %d calls, %v; want none", again.calls.Load(), err)
+			}
+		})
 	}
 }

@@ -48,6 +48,17 @@ type Usage struct {
 	// cost when it was made, so that a replay's results equal the original's: Cached says
 	// it was not paid again (UsageTotals.CachedCostUSD).
 	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Unreported says the provider's reply gave no token counts (no usage, a usage without
+	// them, or counts that cannot be, such as negative ones): the counts above are 0 and
+	// there is no cost_usd, since an unknown spending is not a spending of 0. A budget
+	// charges such a reply its bound, as a timeout's. Counts above the bound (a provider
+	// that over-reports) are kept as reported: they were billed.
+	Unreported bool `json:"unreported,omitempty"`
+	// BudgetTokens and BudgetCostUSD are what a budget charged a call that did not say what
+	// it spent (Unreported, a timeout): its bound, which a resumed run's budget counts again
+	// for the reused result. Absent for a call the budget charged what it reported.
+	BudgetTokens  int      `json:"budget_tokens,omitempty"`
+	BudgetCostUSD *float64 `json:"budget_cost_usd,omitempty"`
 }
 
 // CacheCounts are a run's response-cache lookups: examples answered from the cache (hits)

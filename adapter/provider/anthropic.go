@@ -124,10 +124,10 @@ type anthropicReply struct {
 	} `json:"content"`
 	StopReason string `json:"stop_reason"`
 	Usage      *struct {
-		InputTokens              int `json:"input_tokens"`
-		OutputTokens             int `json:"output_tokens"`
-		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		InputTokens              *int `json:"input_tokens"` // nil: not reported (usage.unreported)
+		OutputTokens             *int `json:"output_tokens"`
+		CacheCreationInputTokens int  `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int  `json:"cache_read_input_tokens"`
 	} `json:"usage"`
 	Error *struct {
 		Type    string `json:"type"`
@@ -141,18 +141,16 @@ type anthropicReply struct {
 func (a anthropic) reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure) {
 	var r anthropicReply
 	if err := decodeKeepingNumbers(body, &r); err != nil {
-		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a Messages response: %s", snippet(a.secrets, body))
+		return nil, unreported(), engine.ExecutionError(diag.ProviderError, "the reply is not a Messages response: %s", snippet(a.secrets, body))
 	}
-	var usage *engine.Usage
-	if r.Usage != nil {
-		usage = &engine.Usage{
-			InputTokens:  r.Usage.InputTokens + r.Usage.CacheCreationInputTokens + r.Usage.CacheReadInputTokens,
-			OutputTokens: r.Usage.OutputTokens,
-		}
+	usage := unreported()
+	if u := r.Usage; u != nil && reported(u.InputTokens, u.OutputTokens) && u.CacheCreationInputTokens >= 0 && u.CacheReadInputTokens >= 0 {
+		in, written, read := clampUsage(*u.InputTokens), clampUsage(u.CacheCreationInputTokens), clampUsage(u.CacheReadInputTokens)
+		out := clampUsage(*u.OutputTokens)
+		usage = &engine.Usage{InputTokens: in + written + read, OutputTokens: out}
 		// Cache writes are priced as other input tokens: Anthropic's surcharge on them is
 		// not in the runtime file's prices.
-		setCost(usage, a.price, tokens{input: r.Usage.InputTokens + r.Usage.CacheCreationInputTokens,
-			cachedInput: r.Usage.CacheReadInputTokens, output: r.Usage.OutputTokens})
+		setCost(usage, a.price, tokens{input: in + written, cachedInput: read, output: out})
 	}
 	if r.Error != nil {
 		return nil, usage, engine.ExecutionError(diag.ProviderError, "%s: %s", r.Error.Type, r.Error.Message)

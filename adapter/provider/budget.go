@@ -38,3 +38,40 @@ func (a *modelAdapter) Estimate(input map[string]any) (engine.Estimate, error) {
 // Priced reports whether the runtime file gives the model's prices: a cost budget needs
 // them.
 func (a *modelAdapter) Priced() bool { return a.c.cfg.price(a.task.System.Model) != nil }
+
+// OutputUnbounded says why a reply may have no output bound (engine.Unbounded), for a
+// budget to refuse the run at setup: an OpenAI request without max_completion_tokens or
+// max_tokens may answer up to the model's own limit, which no estimate knows. Anthropic's
+// requests always send max_tokens (the API requires it; anthropicMaxTokens when the
+// parameters give none), a real bound.
+func (a *modelAdapter) OutputUnbounded() string {
+	if _, ok := a.w.(openAI); !ok {
+		return ""
+	}
+	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+		if n, ok := intParam(a.task.System.Parameters[k]); ok && n >= 0 {
+			return ""
+		}
+	}
+	return "a budget needs each reply bounded: set max_completion_tokens (or max_tokens) in ai-system.parameters"
+}
+
+// unreported is the usage of a reply that says nothing of its tokens, or what cannot be
+// (a negative count): no counts, no cost, charged its bound by a budget (engine.Usage's
+// Unreported).
+func unreported() *engine.Usage { return &engine.Usage{Unreported: true} }
+
+// reported says every count is given and not negative: a reply's counts are taken only
+// then, so that a count of -1000000 earns no budget credit and no negative cost.
+func reported(counts ...*int) bool {
+	for _, n := range counts {
+		if n == nil || *n < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// clampUsage is a reported count within engine.MaxBound: an over-reported count is kept (it
+// was billed) but never wraps a sum.
+func clampUsage(n int) int { return min(max(n, 0), engine.MaxBound) }

@@ -9,6 +9,8 @@ import (
 	_ "image/png"
 	"math"
 	"strconv"
+
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // tokenEstimate is what one request may use, in tokens, before it is sent: Expected is a
@@ -111,33 +113,66 @@ func imageTokens(w, h int) int {
 	return int(max(float64(tiles), math.Ceil(patches*2.5), anthropic))
 }
 
-// outputLimit is the request's output-token limit from ai-system.parameters.
+// outputLimit is the request's output-token limit from ai-system.parameters: the largest
+// of max_completion_tokens, max_tokens and max_output_tokens that is set (a provider
+// honours one of them; the largest bounds them all), else defaultOutputTokens; times n
+// when the parameters ask for n > 1 choices (OpenAI bills each choice's output). Each
+// value, and the product, is clamped at engine.MaxBound, so that a huge limit bounds
+// without wrapping.
 func outputLimit(params map[string]any) int {
-	for _, k := range []string{"max_completion_tokens", "max_tokens", "max_output_tokens"} {
+	limit, set := 0, false
+	for _, k := range outputLimitKeys {
 		if n, ok := intParam(params[k]); ok && n >= 0 {
-			return n
+			limit, set = max(limit, n), true
 		}
 	}
-	return defaultOutputTokens
+	if !set {
+		limit = defaultOutputTokens
+	}
+	if n, ok := intParam(params["n"]); ok && n > 1 {
+		if limit > 0 && n > engine.MaxBound/limit {
+			return engine.MaxBound
+		}
+		limit *= n
+	}
+	return min(limit, engine.MaxBound)
 }
 
-// intParam reads an integer parameter in any of the shapes YAML and JSON give it.
+// outputLimitKeys are the parameters that limit a reply's output tokens, as providers
+// name them.
+var outputLimitKeys = []string{"max_completion_tokens", "max_tokens", "max_output_tokens"}
+
+// intParam reads an integer parameter in any of the shapes YAML and JSON give it, clamped
+// at engine.MaxBound (a negative one stays negative: no limit).
 func intParam(v any) (int, bool) {
 	switch n := v.(type) {
 	case int:
-		return n, true
+		return min(n, engine.MaxBound), true
 	case int64:
-		return int(n), true
+		return int(min(n, engine.MaxBound)), true
 	case uint64:
-		return int(min(n, math.MaxInt32)), true
+		return int(min(n, engine.MaxBound)), true
 	case float64:
-		return int(n), n == math.Trunc(n)
+		if n != math.Trunc(n) || math.IsNaN(n) {
+			return 0, false
+		}
+		return int(max(min(n, engine.MaxBound), -1)), true
 	case json.Number:
-		i, err := strconv.Atoi(string(n))
-		return i, err == nil
+		return numberParam(string(n))
 	case string:
-		i, err := strconv.Atoi(n)
-		return i, err == nil
+		return numberParam(n)
+	}
+	return 0, false
+}
+
+// numberParam reads an integer written out, clamped at engine.MaxBound: one too large for
+// an int still bounds.
+func numberParam(s string) (int, bool) {
+	if i, err := strconv.Atoi(s); err == nil {
+		return min(i, engine.MaxBound), true
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return intParam(f)
 	}
 	return 0, false
 }

@@ -272,8 +272,8 @@ type oaReply struct {
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens     *int `json:"prompt_tokens"` // nil: not reported (usage.unreported)
+		CompletionTokens *int `json:"completion_tokens"`
 		// PromptTokensDetails.CachedTokens are the prompt tokens read from OpenAI's prompt
 		// cache, counted in PromptTokens too.
 		PromptTokensDetails *struct {
@@ -288,16 +288,17 @@ type oaReply struct {
 func (o openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure) {
 	var r oaReply
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, nil, engine.ExecutionError(diag.ProviderError, "the reply is not a chat completion: %s", snippet(o.secrets, body))
+		return nil, unreported(), engine.ExecutionError(diag.ProviderError, "the reply is not a chat completion: %s", snippet(o.secrets, body))
 	}
-	var usage *engine.Usage
-	if r.Usage != nil {
-		usage = &engine.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
+	usage := unreported()
+	if u := r.Usage; u != nil && reported(u.PromptTokens, u.CompletionTokens) {
+		in, out := clampUsage(*u.PromptTokens), clampUsage(*u.CompletionTokens)
+		usage = &engine.Usage{InputTokens: in, OutputTokens: out}
 		cachedIn := 0
-		if d := r.Usage.PromptTokensDetails; d != nil {
-			cachedIn = min(max(d.CachedTokens, 0), r.Usage.PromptTokens)
+		if d := u.PromptTokensDetails; d != nil {
+			cachedIn = min(max(d.CachedTokens, 0), in)
 		}
-		setCost(usage, o.price, tokens{input: r.Usage.PromptTokens - cachedIn, cachedInput: cachedIn, output: r.Usage.CompletionTokens})
+		setCost(usage, o.price, tokens{input: in - cachedIn, cachedInput: cachedIn, output: out})
 	}
 	if len(r.Choices) == 0 {
 		return nil, usage, engine.ExecutionError(diag.ProviderError, "the reply has no choices: %s", snippet(o.secrets, body))

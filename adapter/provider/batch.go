@@ -22,6 +22,24 @@ type BatchConfig struct {
 	// 0: the provider's documented limits (batchLimits).
 	MaxRequests int
 	MaxBytes    int64
+	// MaxAge is how long after its submission a batch that has not ended is waited for:
+	// then it is cancelled at the provider and its unanswered requests fail as an expired
+	// batch's. 0: DefaultMaxAge.
+	MaxAge time.Duration
+}
+
+// DefaultMaxAge is how long a batch is waited for by default: the APIs' window is 24 hours
+// (OpenAI's completion_window "24h", Anthropic's expiry), and a batch still going an hour
+// after it would have expired is one the provider lost track of, not one worth a poll a
+// minute forever.
+const DefaultMaxAge = 25 * time.Hour
+
+// Age is how long a batch is waited for: MaxAge, or DefaultMaxAge.
+func (c BatchConfig) Age() time.Duration {
+	if c.MaxAge > 0 {
+		return c.MaxAge
+	}
+	return DefaultMaxAge
 }
 
 // The wait between polls of a batch, by default: a batch takes minutes to hours, and a
@@ -88,6 +106,14 @@ type BatchInfo struct {
 	State    string
 	Requests int
 	Detail   BatchDetail
+	// Run is the run the batch is of, and Created when it was submitted (the store's
+	// created_at): the run service fills them in, for the lines that tell of the batch and
+	// for its MaxAge.
+	Run     string
+	Created time.Time
+	// JustCancelled says this process has just cancelled the batch at the provider because
+	// its run was cancelled: the line that tells of it says what a resume does. Not kept.
+	JustCancelled bool
 }
 
 // BatchDetail is what a batch's record holds beside its state, as JSON (batches.detail).
@@ -103,6 +129,14 @@ type BatchDetail struct {
 	Message      string         `json:"message,omitempty"`        // why a failed batch failed
 	// Stored says the batch's results are in the store: nothing is left to ask of it.
 	Stored bool `json:"stored,omitempty"`
+	// CancelledByUs says the run cancelled the batch at the provider because a user
+	// cancelled the run: its results keep only what the provider answered, and the requests
+	// it left unanswered are sent again, in a new batch, by the run's resume. A batch that
+	// expired or that someone else cancelled fails its unanswered requests instead.
+	CancelledByUs bool `json:"cancelled_by_us,omitempty"`
+	// Overdue says the batch had not ended MaxAge after it was submitted: it was cancelled,
+	// and its unanswered requests fail as an expired batch's.
+	Overdue bool `json:"overdue,omitempty"`
 }
 
 // Ended says the provider is done with the batch: its results can be read.

@@ -77,6 +77,17 @@ func (b *Batcher) stream(ctx context.Context, method, url string, body func() (i
 	}
 }
 
+// RefusedError is a provider's 4xx answer to a batch call (but 408 and 429): a request it
+// will refuse again however often it is sent (a bad key, an unknown model, a file it cannot
+// take). A run whose batch is refused at its creation aborts rather than waiting for a
+// resume that cannot help.
+type RefusedError struct {
+	Status int
+	msg    string // "HTTP 400: <the provider's reply, the key masked>"
+}
+
+func (r *RefusedError) Error() string { return r.msg }
+
 // retryable is a failure worth another attempt.
 type retryable struct{ msg string }
 
@@ -115,6 +126,9 @@ func (b *Batcher) try(ctx context.Context, method, url string, body func() (io.R
 		msg := fmt.Sprintf("HTTP %d: %s", resp.StatusCode, snippet(c.secrets, data))
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			return retryAfter(resp.Header.Get("Retry-After")), &retryable{msg}
+		}
+		if resp.StatusCode >= 400 && resp.StatusCode != http.StatusRequestTimeout {
+			return 0, &RefusedError{Status: resp.StatusCode, msg: msg}
 		}
 		return 0, errors.New(msg)
 	}

@@ -114,14 +114,21 @@ func (b *Batcher) Cancel(ctx context.Context, info *BatchInfo) error {
 // Results reads the results of a batch that ended and gives put each example's reply (the
 // provider's reply body, secrets masked, as the synchronous path keeps it) or the message
 // of its failure; every example of the batch gets one, those the results leave out the
-// batch's own end (it expired, was cancelled, failed). A custom_id the batch did not ask
-// is ignored.
+// batch's own end (it expired, was cancelled, failed). A batch the run cancelled because
+// its user cancelled it (Detail.CancelledByUs) gives only what the provider answered: the
+// requests it did not process get nothing, for the resume to send them again. A
+// custom_id the batch did not ask is ignored.
 func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index int, reply []byte, message string) error) error {
 	seen := map[int]bool{}
-	give := func(id string, reply []byte, msg string) error {
+	resend := info.Detail.CancelledByUs && !info.Detail.Overdue
+	// left says the provider did not process the request (it was cancelled or expired).
+	give := func(id string, reply []byte, msg string, left bool) error {
 		i, err := strconv.Atoi(id)
-		if err != nil || !info.Detail.Has(i) || seen[i] {
+		if err != nil || !info.Detail.Has(i) || seen[i] || left && resend {
 			return nil
+		}
+		if left && info.Detail.Overdue {
+			msg = unanswered(info) // the provider's "expired" or "cancelled" is benchy's doing
 		}
 		seen[i] = true
 		if reply != nil {
@@ -138,6 +145,9 @@ func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index in
 	if err != nil {
 		return err
 	}
+	if resend {
+		return nil
+	}
 	var rest error
 	info.Detail.Each(func(i int) {
 		if rest == nil && !seen[i] {
@@ -147,9 +157,24 @@ func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index in
 	return rest
 }
 
+// Abandon gives put the failure of every example of a batch the run stops waiting for
+// before it ended (Detail.Overdue): its results cannot be read.
+func (b *Batcher) Abandon(info BatchInfo, put func(index int, reply []byte, message string) error) error {
+	msg := b.cleanText(unanswered(info))
+	var err error
+	info.Detail.Each(func(i int) {
+		if err == nil {
+			err = put(i, nil, msg)
+		}
+	})
+	return err
+}
+
 // unanswered is the message of a request the results of an ended batch leave out.
 func unanswered(info BatchInfo) string {
 	switch {
+	case info.Detail.Overdue:
+		return "the batch " + info.ID + " had not ended a day after it was submitted (its 24-hour window was over): it was cancelled, and this request expired unprocessed"
 	case info.State == "expired":
 		return "the batch " + info.ID + " expired (its 24-hour window ended) before this request was processed"
 	case info.State == "cancelled" || info.Detail.Counts["canceled"] > 0:
@@ -161,6 +186,11 @@ func unanswered(info BatchInfo) string {
 	}
 	return "the batch " + info.ID + " ended without a result for this request"
 }
+
+// unprocessed are the error codes of an OpenAI batch's error file that say a request was
+// not processed, the batch having ended first (batch_expired, as the Batch guide shows
+// it; batch_cancelled, its counterpart).
+var unprocessed = map[string]bool{"batch_expired": true, "batch_cancelled": true}
 
 // oaLine is one line of an OpenAI batch's output or error file (the spec's
 // BatchRequestOutput: custom_id, response {status_code, request_id, body}, error {code,
@@ -178,7 +208,7 @@ type oaLine struct {
 }
 
 // fileResults reads the output file, then the error file (GET /files/{id}/content).
-func (b *Batcher) fileResults(ctx context.Context, info BatchInfo, give func(string, []byte, string) error) error {
+func (b *Batcher) fileResults(ctx context.Context, info BatchInfo, give func(string, []byte, string, bool) error) error {
 	for _, id := range []string{info.Detail.OutputFileID, info.Detail.ErrorFileID} {
 		if id == "" {
 			continue
@@ -195,14 +225,14 @@ func (b *Batcher) fileResults(ctx context.Context, info BatchInfo, give func(str
 					if l.Error.Code != "" {
 						msg = l.Error.Code + ": " + msg
 					}
-					return give(l.CustomID, nil, msg)
+					return give(l.CustomID, nil, msg, unprocessed[l.Error.Code])
 				case l.Response == nil:
-					return give(l.CustomID, nil, "the batch's result for this request has neither a response nor an error")
+					return give(l.CustomID, nil, "the batch's result for this request has neither a response nor an error", false)
 				case l.Response.StatusCode < 200 || l.Response.StatusCode > 299:
 					// As the synchronous path words a provider's refusal.
-					return give(l.CustomID, nil, fmt.Sprintf("HTTP %d: %s", l.Response.StatusCode, snippet(b.a.c.secrets, l.Response.Body)))
+					return give(l.CustomID, nil, fmt.Sprintf("HTTP %d: %s", l.Response.StatusCode, snippet(b.a.c.secrets, l.Response.Body)), false)
 				}
-				return give(l.CustomID, []byte(l.Response.Body), "")
+				return give(l.CustomID, []byte(l.Response.Body), "", false)
 			})
 		})
 		if err != nil {
@@ -255,7 +285,7 @@ func (b *Batcher) anErrorMessage(raw json.RawMessage) string {
 // messageResults reads the results_url's JSONL (GET /v1/messages/batches/{id}/results).
 // The key goes only to the provider's own origin: a results_url elsewhere is not followed,
 // the documented path under the base URL is asked instead.
-func (b *Batcher) messageResults(ctx context.Context, info BatchInfo, give func(string, []byte, string) error) error {
+func (b *Batcher) messageResults(ctx context.Context, info BatchInfo, give func(string, []byte, string, bool) error) error {
 	u := info.Detail.ResultsURL
 	if u == "" || !b.sameOrigin(u) {
 		u = b.path("/v1/messages/batches/" + url.PathEscape(info.ID) + "/results")
@@ -268,15 +298,15 @@ func (b *Batcher) messageResults(ctx context.Context, info BatchInfo, give func(
 			}
 			switch l.Result.Type {
 			case "succeeded":
-				return give(l.CustomID, []byte(l.Result.Message), "")
+				return give(l.CustomID, []byte(l.Result.Message), "", false)
 			case "errored":
-				return give(l.CustomID, nil, b.anErrorMessage(l.Result.Error))
+				return give(l.CustomID, nil, b.anErrorMessage(l.Result.Error), false)
 			case "canceled":
-				return give(l.CustomID, nil, "the batch "+info.ID+" was cancelled before this request was processed")
+				return give(l.CustomID, nil, "the batch "+info.ID+" was cancelled before this request was processed", true)
 			case "expired":
-				return give(l.CustomID, nil, "the batch "+info.ID+" expired (its 24-hour window ended) before this request was processed")
+				return give(l.CustomID, nil, "the batch "+info.ID+" expired (its 24-hour window ended) before this request was processed", true)
 			}
-			return give(l.CustomID, nil, fmt.Sprintf("the batch's result for this request is of an unknown type %q", l.Result.Type))
+			return give(l.CustomID, nil, fmt.Sprintf("the batch's result for this request is of an unknown type %q", l.Result.Type), false)
 		})
 	})
 	if err != nil {

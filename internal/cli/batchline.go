@@ -25,8 +25,16 @@ func batchLines(w io.Writer) func([]provider.BatchInfo) {
 }
 
 // batchLine is what one line says of a batch: its id, provider, the provider's state and,
-// when the provider counts them, how many of its requests are done.
+// when the provider counts them, how many of its requests are done; what Ctrl-C does to
+// it while it runs, and what was done when it was cancelled.
 func batchLine(b provider.BatchInfo) string {
+	resume := "benchy run --resume " + b.Run
+	if b.Run == "" {
+		resume = "benchy run --resume with the run's id"
+	}
+	if b.JustCancelled {
+		return fmt.Sprintf("cancelled batch %s at the provider: its finished requests are kept; %s sends the rest again", b.ID, resume)
+	}
 	line := fmt.Sprintf("batch %s at %s: %s", b.ID, b.Provider, b.State)
 	c := b.Detail.Counts
 	done := c["completed"] + c["failed"] // OpenAI's request_counts
@@ -36,10 +44,13 @@ func batchLine(b provider.BatchInfo) string {
 	if len(c) > 0 || b.Requests > 0 {
 		line += fmt.Sprintf(", %d of %d requests done", done, b.Requests)
 	}
-	if b.Detail.Stored {
+	switch {
+	case b.Detail.Stored:
 		line += "; replies read"
-	} else if !b.Ended() {
-		line += " (Ctrl-C cancels it; benchy run --resume polls it again)"
+	case b.Detail.CancelledByUs:
+		line += " (cancelled by this run: its finished requests are kept, the rest sent again)"
+	case !b.Ended():
+		line += " (Ctrl-C cancels it, its finished requests kept; " + resume + " sends the rest again)"
 	}
 	return line
 }

@@ -55,19 +55,58 @@ func Batch(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer)
 	if err != nil {
 		return nil, err
 	}
-	if err := submit(ctx, p, opts, rec, b, batches, func(info provider.BatchInfo) { batches = append(batches, info) }); err != nil {
-		return nil, err
-	}
 	tell := func() {
 		if obs.Batches != nil {
 			obs.Batches(append([]provider.BatchInfo(nil), batches...))
 		}
 	}
-	tell()
-	if err := wait(ctx, opts, rec, b, batches, tell); err != nil {
-		return nil, err
+	// The requests that lack a reply and a live batch are submitted, the batches waited
+	// for, and again, until a round submits nothing: a batch the run cancelled when its
+	// user cancelled it (a resume reads it) leaves the requests it did not process to send
+	// again.
+	for {
+		n := len(batches)
+		if err := submit(ctx, p, opts, rec, b, batches, func(info provider.BatchInfo) { batches = append(batches, info) }); err != nil {
+			return nil, refused(ctx, rec, b, batches, err)
+		}
+		tell()
+		if len(batches) == n && allStored(batches) {
+			break
+		}
+		if err := wait(ctx, opts, rec, b, batches, tell); err != nil {
+			return nil, err
+		}
 	}
 	return b.Factory(st.Replies(run)), nil
+}
+
+// allStored says every batch's replies are in the store.
+func allStored(batches []provider.BatchInfo) bool {
+	for _, b := range batches {
+		if !b.Detail.Stored {
+			return false
+		}
+	}
+	return true
+}
+
+// refused is the error of a submit that failed. A provider that refused a batch (a 4xx
+// on its upload or its creation: a bad key, a model it does not have, a request it cannot
+// take) refuses it again on a resume: the run aborts with its message, and the batches
+// it accepted before are cancelled, as nobody will read them. Any other failure (a 5xx
+// after the retries, no connection, a store that failed) is the run's interruption, which
+// a resume tries again.
+func refused(ctx context.Context, rec Record, b *provider.Batcher, batches []provider.BatchInfo, err error) error {
+	var r *provider.RefusedError
+	if !errors.As(err, &r) {
+		return err
+	}
+	msg := fmt.Sprintf("provider %q refused the run's batch: %s", b.Provider(), err)
+	if cerr := cancelLive(ctx, rec, b, batches, false); cerr != nil {
+		msg += fmt.Sprintf(" (and cancelling the batches it accepted before failed: %s; cancel them at the provider)", cerr)
+	}
+	return &engine.Abort{Diagnostic: diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.ProviderError, Path: []string{},
+		Message: msg, Line: 1, Column: 1}}
 }
 
 // loadBatches reads the batches run has in st.
@@ -78,7 +117,10 @@ func loadBatches(st *store.Store, run string) ([]provider.BatchInfo, error) {
 	}
 	out := make([]provider.BatchInfo, 0, len(stored))
 	for _, s := range stored {
-		info := provider.BatchInfo{ID: s.ID, Provider: s.Provider, Kind: provider.Kind(s.Kind), State: s.State, Requests: s.Requests}
+		info := provider.BatchInfo{ID: s.ID, Provider: s.Provider, Kind: provider.Kind(s.Kind), State: s.State, Requests: s.Requests, Run: run}
+		if t, err := time.Parse(time.RFC3339Nano, s.CreatedAt); err == nil {
+			info.Created = t
+		}
 		if err := json.Unmarshal(s.Detail, &info.Detail); err != nil {
 			return nil, fmt.Errorf("batch %s of the run: its record is not readable: %w", s.ID, err)
 		}
@@ -88,7 +130,8 @@ func loadBatches(st *store.Store, run string) ([]provider.BatchInfo, error) {
 }
 
 // submit sends the requests of the examples that have neither a stored result, nor a
-// reply, nor a place in a batch submitted before, telling added of each batch recorded.
+// reply, nor a place in a batch whose replies are still to come, telling added of each
+// batch recorded.
 func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.Batcher, batches []provider.BatchInfo, added func(provider.BatchInfo)) error {
 	st, run := rec.Store, rec.ID
 	replied := map[int]bool{}
@@ -100,6 +143,7 @@ func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.
 		prior = st.Prior(run).Get // a reader of its own: the engine's reads from the start again
 	}
 	b.Submitted = func(info provider.BatchInfo) error {
+		info.Run, info.Created = run, time.Now()
 		if err := st.AddBatch(run, stored(info)); err != nil {
 			return fmt.Errorf("recording batch %s: %w (it was submitted: cancel it at the provider if this run is not resumed)", info.ID, err)
 		}
@@ -128,10 +172,11 @@ func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.
 	return b.Flush(ctx)
 }
 
-// inBatch says a batch asks example i.
+// inBatch says a batch whose replies are not read yet asks example i. One read gave each
+// of its examples a reply, but for those a batch cancelled by the run did not process.
 func inBatch(batches []provider.BatchInfo, i int) bool {
 	for _, b := range batches {
-		if b.Detail.Has(i) {
+		if !b.Detail.Stored && b.Detail.Has(i) {
 			return true
 		}
 	}
@@ -144,8 +189,13 @@ func stored(info provider.BatchInfo) store.Batch {
 	return store.Batch{ID: info.ID, Provider: info.Provider, Kind: string(info.Kind), State: info.State, Requests: info.Requests, Detail: detail}
 }
 
-// replyChunk is how many replies are recorded in one transaction.
-const replyChunk = 1000
+// A batch's replies are recorded in transactions of replyChunk replies or, for large
+// replies, of about replyBytes: a reply may be up to 64 MiB, and a thousand held at once
+// would be gigabytes.
+const (
+	replyChunk = 1000
+	replyBytes = 8 << 20
+)
 
 // wait polls the batches whose replies are not recorded until every one ended and its
 // replies are, or ctx ends, or opts.Stop closes.
@@ -160,12 +210,17 @@ func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, ba
 			}
 			if !info.Ended() {
 				if err := b.Poll(ctx, info); err != nil {
-					return stopped(ctx, rec, b, batches, err)
+					return stopped(ctx, rec, b, batches, err, tell)
 				}
 			}
-			if info.Ended() {
+			if !info.Ended() && !info.Created.IsZero() && time.Since(info.Created) > b.Config().Age() {
+				if err := overdue(ctx, st, run, b, info); err != nil {
+					return stopped(ctx, rec, b, batches, err, tell)
+				}
+			}
+			if info.Ended() && !info.Detail.Stored {
 				if err := read(ctx, st, run, b, info); err != nil {
-					return stopped(ctx, rec, b, batches, err)
+					return stopped(ctx, rec, b, batches, err, tell)
 				}
 			}
 			if err := st.UpdateBatch(run, info.ID, info.State, stored(*info).Detail); err != nil {
@@ -184,7 +239,7 @@ func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, ba
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return stopped(ctx, rec, b, batches, context.Cause(ctx))
+			return stopped(ctx, rec, b, batches, context.Cause(ctx), tell)
 		case <-opts.Stop:
 			t.Stop()
 			return fmt.Errorf("stopped while waiting for the provider's batches (a resume of the run polls them): %w", engine.ErrStopped)
@@ -195,17 +250,20 @@ func wait(ctx context.Context, opts Options, rec Record, b *provider.Batcher, ba
 // read records the replies of a batch that ended.
 func read(ctx context.Context, st *store.Store, run string, b *provider.Batcher, info *provider.BatchInfo) error {
 	var buf []store.BatchReply
+	size := 0
 	flush := func() error {
 		if len(buf) == 0 {
 			return nil
 		}
 		err := st.PutBatchReplies(run, info.ID, buf)
-		buf = buf[:0]
+		clear(buf) // the replies go now, not when the slots are written again
+		buf, size = buf[:0], 0
 		return err
 	}
 	err := b.Results(ctx, *info, func(i int, reply []byte, msg string) error {
 		buf = append(buf, store.BatchReply{Index: i, Reply: reply, Error: msg})
-		if len(buf) >= replyChunk {
+		size += len(reply) + len(msg)
+		if len(buf) >= replyChunk || size >= replyBytes {
 			return flush()
 		}
 		return nil
@@ -220,24 +278,71 @@ func read(ctx context.Context, st *store.Store, run string, b *provider.Batcher,
 	return nil
 }
 
+// overdue ends the wait for a batch that has not ended MaxAge after it was submitted (the
+// APIs' window is 24 hours: the provider lost it, or never ends it): it is cancelled at
+// the provider and treated as an expired batch, its unanswered requests failed as
+// such. One whose cancel ends it at once gives its results; any other gets no more polls,
+// each of its requests failed.
+func overdue(ctx context.Context, st *store.Store, run string, b *provider.Batcher, info *provider.BatchInfo) error {
+	info.Detail.Overdue = true
+	if err := b.Cancel(ctx, info); err != nil && ctx.Err() != nil {
+		return err
+	} // a cancel the provider refuses changes nothing: the batch is given up all the same
+	if info.Ended() {
+		return nil // read as any ended batch, the overdue message for what it left out
+	}
+	var buf []store.BatchReply
+	if err := b.Abandon(*info, func(i int, _ []byte, msg string) error {
+		buf = append(buf, store.BatchReply{Index: i, Error: msg})
+		if len(buf) >= replyChunk {
+			err := st.PutBatchReplies(run, info.ID, buf)
+			buf = buf[:0]
+			return err
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := st.PutBatchReplies(run, info.ID, buf); err != nil {
+		return err
+	}
+	info.Detail.Stored = true
+	return nil
+}
+
 // stopped is the error of a wait that ended before its batches did. A user's cancel
-// cancels the batches still running at the provider (their finished requests stay
-// readable by a resume); any other end leaves them running.
-func stopped(ctx context.Context, rec Record, b *provider.Batcher, batches []provider.BatchInfo, err error) error {
+// cancels the batches still running at the provider, marked as cancelled by the run: a
+// resume keeps their finished requests and sends the others again. Any other end leaves
+// them running, for a resume to poll.
+func stopped(ctx context.Context, rec Record, b *provider.Batcher, batches []provider.BatchInfo, err error, tell func()) error {
 	if !errors.Is(context.Cause(ctx), ErrCancelled) {
 		return err
 	}
+	if cerr := cancelLive(ctx, rec, b, batches, true); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	tell()
+	return err
+}
+
+// cancelLive cancels at the provider every batch of the run that has not ended, byUs
+// marking each as cancelled because the run's user cancelled the run.
+func cancelLive(ctx context.Context, rec Record, b *provider.Batcher, batches []provider.BatchInfo, byUs bool) error {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	var err error
 	for i := range batches {
-		if info := &batches[i]; !info.Ended() {
-			if cerr := b.Cancel(cctx, info); cerr != nil {
-				err = errors.Join(err, cerr)
-				continue
-			}
-			if serr := rec.Store.UpdateBatch(rec.ID, info.ID, info.State, stored(*info).Detail); serr != nil {
-				err = errors.Join(err, serr)
-			}
+		info := &batches[i]
+		if info.Ended() || info.Detail.Stored {
+			continue
+		}
+		if cerr := b.Cancel(cctx, info); cerr != nil {
+			err = errors.Join(err, cerr)
+			continue
+		}
+		info.Detail.CancelledByUs, info.JustCancelled = byUs, byUs
+		if serr := rec.Store.UpdateBatch(rec.ID, info.ID, info.State, stored(*info).Detail); serr != nil {
+			err = errors.Join(err, serr)
 		}
 	}
 	return err

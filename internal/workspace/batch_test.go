@@ -3,7 +3,9 @@ package workspace
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +30,7 @@ type batchRun struct {
 	st  *store.Store
 	srv *batchstub.Server
 	n   int
+	obs Observer // what the batch phase tells
 }
 
 func newBatchRun(t testing.TB, n int, anthropic bool) *batchRun {
@@ -93,7 +96,7 @@ func (r *batchRun) newRun(t testing.TB, p *Plan) Record {
 // execute runs p as the run service does, with the batch phase first, and returns its
 // results by index, their latency zeroed.
 func (r *batchRun) execute(t testing.TB, ctx context.Context, p *Plan, rec Record, opts Options) ([]engine.ExampleResult, End) {
-	f, err := Batch(ctx, p, opts, rec, Observer{})
+	f, err := Batch(ctx, p, opts, rec, r.obs)
 	if err != nil {
 		return nil, Ending(ctx, nil, err, nil)
 	}
@@ -196,14 +199,24 @@ func TestBatchResumeKeepsPolling(t *testing.T) {
 	}
 }
 
-// TestBatchCancel: a user's cancel while the batch runs cancels it at the provider and
-// ends the run cancelled; its resume reads the cancelled batch, each request it did not
-// process an execution_error saying the batch was cancelled.
+// TestBatchCancel: a user's cancel while the batch runs cancels it at the provider, marked
+// as the run's doing, tells so (the line a CLI prints), and ends the run cancelled; its
+// resume keeps what the cancelled batch answered (its first 2 requests), sends the other 3
+// again in a new batch and waits for it: every result is the one a batch run that was not
+// cancelled gives, none "was cancelled".
 func TestBatchCancel(t *testing.T) {
 	for _, anthropic := range []bool{false, true} {
 		t.Run(map[bool]string{false: "openai", true: "anthropic"}[anthropic], func(t *testing.T) {
 			r := newBatchRun(t, 5, anthropic)
-			r.srv.Hold = true
+			r.srv.Hold, r.srv.CancelKeeps = true, 2
+			var told []provider.BatchInfo
+			r.obs.Batches = func(bs []provider.BatchInfo) {
+				for _, b := range bs {
+					if b.JustCancelled {
+						told = append(told, b)
+					}
+				}
+			}
 			p := r.plan(t, fastPolls)
 			rec := r.newRun(t, p)
 			ctx, cancel := context.WithCancelCause(context.Background())
@@ -218,17 +231,122 @@ func TestBatchCancel(t *testing.T) {
 				t.Fatalf("%+v, %d cancels", end, r.srv.Count("cancel"))
 			}
 			batches, _ := r.st.Batches(rec.ID)
-			if len(batches) != 1 || !strings.HasPrefix(batches[0].State, "cancel") {
+			if len(batches) != 1 || !strings.HasPrefix(batches[0].State, "cancel") || !strings.Contains(string(batches[0].Detail), `"cancelled_by_us":true`) {
 				t.Fatalf("stored after the cancel: %+v", batches)
 			}
-			got, end := r.execute(t, context.Background(), r.plan(t, fastPolls), rec, Options{})
-			if end.Status != store.Completed || r.srv.Count("create") != 1 {
-				t.Fatalf("resumed: %+v", end)
+			if len(told) != 1 || told[0].ID != batches[0].ID || told[0].Run != rec.ID {
+				t.Errorf("told of the cancel: %+v", told)
 			}
-			for _, x := range got {
-				if x.Status != engine.StatusExecutionError || errCode(x) != diag.ProviderError || !strings.Contains(x.Error.Message, "was cancelled") {
-					t.Fatalf("%+v", x)
+			r.srv.Release()
+			r.obs = Observer{}
+			got, end := r.execute(t, context.Background(), r.plan(t, fastPolls), rec, Options{})
+			if end.Status != store.Completed || r.srv.Count("create") != 2 {
+				t.Fatalf("resumed: %+v, %d batches created, want 2", end, r.srv.Count("create"))
+			}
+			batches, _ = r.st.Batches(rec.ID)
+			if len(batches) != 2 || batches[1].Requests != 3 {
+				t.Fatalf("batches after the resume: %+v, want the 3 unanswered sent again", batches)
+			}
+			for i, x := range got {
+				if x.Error != nil && strings.Contains(x.Error.Message, "cancelled") {
+					t.Fatalf("example %d: %+v", i, x)
 				}
+				if want := map[bool]engine.Status{true: engine.StatusExecutionError, false: engine.StatusValid}[i == 3]; x.Status != want {
+					t.Errorf("example %d: %s, want %s (%+v)", i, x.Status, want, x.Error)
+				}
+			}
+		})
+	}
+}
+
+// TestBatchCancelledElsewhere: a batch cancelled by someone else (at the provider's
+// console) is not sent again: what it did not process fails saying it was cancelled.
+func TestBatchCancelledElsewhere(t *testing.T) {
+	r := newBatchRun(t, 4, false)
+	r.srv.Hold, r.srv.CancelKeeps = true, 1
+	p := r.plan(t, fastPolls)
+	rec := r.newRun(t, p)
+	go func() {
+		for r.srv.Count("poll") < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		resp, err := http.Post(r.srv.URL+"/v1/batches/batch_2/cancel", "application/json", nil)
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+	got, end := r.execute(t, context.Background(), p, rec, Options{})
+	if end.Status != store.Completed || r.srv.Count("create") != 1 {
+		t.Fatalf("%+v, %d creates", end, r.srv.Count("create"))
+	}
+	if got[0].Status != engine.StatusValid {
+		t.Errorf("example 0, processed before the cancel: %+v", got[0])
+	}
+	for _, x := range got[1:] {
+		if x.Error == nil || !strings.Contains(x.Error.Message, "was cancelled") {
+			t.Errorf("example %d: %+v", x.Index, x)
+		}
+	}
+}
+
+// TestBatchOverdue: a batch that has not ended MaxAge after its submission is no longer
+// waited for: it is cancelled at the provider and its requests fail as an expired batch's,
+// the run completing (it was polled forever).
+func TestBatchOverdue(t *testing.T) {
+	r := newBatchRun(t, 3, false)
+	r.srv.Hold = true
+	cfg := fastPolls
+	cfg.MaxAge = 50 * time.Millisecond
+	p := r.plan(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got, end := r.execute(t, ctx, p, r.newRun(t, p), Options{})
+	if end.Status != store.Completed || r.srv.Count("cancel") != 1 {
+		t.Fatalf("%+v, %d cancels", end, r.srv.Count("cancel"))
+	}
+	for _, x := range got {
+		if errCode(x) != diag.ProviderError || !strings.Contains(x.Error.Message, "had not ended a day after it was submitted") {
+			t.Errorf("example %d: %+v", x.Index, x)
+		}
+	}
+}
+
+// TestBatchRefused: a provider that refuses the batch's upload or creation (a 4xx) aborts
+// the run, phase setup, provider_error, with its message: a resume would be refused again.
+// A 5xx after the retries leaves it interrupted, for a resume to try again.
+func TestBatchRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		anthropic bool
+		path      string
+		status    int
+		want      store.Status
+	}{
+		{"upload 400", false, "/v1/files", 400, store.Aborted},
+		{"create 400", false, "/v1/batches", 400, store.Aborted},
+		{"create 401", true, "/v1/messages/batches", 401, store.Aborted},
+		{"create 503", false, "/v1/batches", 503, store.Interrupted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newBatchRun(t, 3, tt.anthropic)
+			stub := r.srv.Config.Handler
+			r.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, q *http.Request) {
+				if q.Method == "POST" && q.URL.Path == tt.path {
+					http.Error(w, `{"error":{"message":"model gpt-nope does not exist"}}`, tt.status)
+					return
+				}
+				stub.ServeHTTP(w, q)
+			})
+			p := r.plan(t, fastPolls)
+			rec := r.newRun(t, p)
+			_, end := r.execute(t, context.Background(), p, rec, Options{})
+			if end.Status != tt.want {
+				t.Fatalf("%s, want %s: %v", end.Status, tt.want, end.Err)
+			}
+			var abort *engine.Abort
+			if tt.want == store.Aborted && (!errors.As(end.Err, &abort) || abort.Diagnostic.Code != diag.ProviderError ||
+				abort.Diagnostic.Phase != engine.PhaseSetup || !strings.Contains(abort.Diagnostic.Message, "gpt-nope does not exist")) {
+				t.Errorf("abort %+v", end.Err)
 			}
 		})
 	}

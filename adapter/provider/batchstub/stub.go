@@ -25,6 +25,9 @@ type Server struct {
 	Hold bool
 	// Expire, when set, ends every batch expired after its first Expire requests.
 	Expire int
+	// CancelKeeps is how many requests a cancelled batch had processed: its first ones,
+	// answered in its results.
+	CancelKeeps int
 
 	mu      sync.Mutex
 	files   map[string][]byte
@@ -279,7 +282,7 @@ func (s *Server) step(b *batch) {
 	}
 	switch {
 	case b.cancelled && (b.state == "cancelling" || b.state == "canceling"):
-		s.finish(b, 0, "cancelled")
+		s.finish(b, min(s.CancelKeeps, len(b.ids)), "cancelled")
 	case b.cancelled:
 		b.state = map[bool]string{true: "canceling", false: "cancelling"}[s.Anthropic]
 	case b.polls == 0:

@@ -125,6 +125,9 @@ func runRun(e *env, args []string) int {
 		}
 		settings.resumed = resumed
 	}
+	if code := budgetRefused(e.stderr, plan, settings.budget); code != ExitOK {
+		return code
+	}
 
 	stream := strings.TrimSuffix(*out, ".json") + ".jsonl"
 	if msg := outputClash(*out, stream, benchDir, plan.Paths.Workspace, plan.IR, readFiles(pos[0], plan.RuntimeFile, ws)); msg != "" {

@@ -201,3 +201,24 @@ func shellArg(a string) string {
 	}
 	return a
 }
+
+// budgetRefused says, before the run is recorded, why the plan's AI-system cannot keep
+// budget b (engine.CheckBudget: an adapter that cannot estimate, a cost budget for a model
+// with no prices, replies with no output bound), printing it, or ExitOK: so that a run
+// refused is not left in the store as an aborted one.
+func budgetRefused(w io.Writer, plan *workspace.Plan, b *engine.Budget) int {
+	if b == nil || plan.Factory == nil {
+		return ExitOK
+	}
+	ad, err := plan.Factory()
+	if err != nil {
+		fmt.Fprintf(w, "benchy run: cannot start the AI-system's adapter: %v\n", err)
+		return ExitFail
+	}
+	defer ad.Close()
+	if a := engine.CheckBudget(b, ad); a != nil {
+		fmt.Fprintln(w, a.Error())
+		return ExitFail
+	}
+	return ExitOK
+}

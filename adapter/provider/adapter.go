@@ -165,14 +165,16 @@ func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]a
 			return nil, f
 		}
 	}
-	resp, f := a.c.send(ctx, a.url, a.header, body)
+	// The latency is the provider's: from when the request went, past the rate limit and the
+	// cap on requests in flight, its retries included. A request that never went took none.
+	resp, sent, f := a.c.exchange(ctx, a.url, a.header, body)
 	if f != nil {
-		f.Usage, f.Request = &engine.Usage{LatencyMS: since(start), Cached: cached(mode, false)}, request
+		f.Usage, f.Request = &engine.Usage{LatencyMS: latency(sent), Cached: cached(mode, false)}, request
 		return nil, a.c.redact(f)
 	}
 	// The key is masked in the body before it is read, so that no message cut from it keeps
 	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
-	return a.answer(maskReply(a.c, resp.body), request, start, cached(mode, false), key)
+	return a.answer(maskReply(a.c, resp.body), request, sent, cached(mode, false), key)
 }
 
 // fromBatch answers example index from the reply its batch gave, read as a reply sent now
@@ -228,6 +230,14 @@ func (a *modelAdapter) answer(reply []byte, request string, start time.Time, fro
 
 // since is the milliseconds from start, to the microsecond.
 func since(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
+
+// latency is since(sent), 0 when nothing was sent (sent is zero).
+func latency(sent time.Time) float64 {
+	if sent.IsZero() {
+		return 0
+	}
+	return since(sent)
+}
 
 // cached is Usage.Cached for a reply in mode: nil without a cache.
 func cached(mode string, hit bool) *bool {

@@ -63,34 +63,46 @@ const maxBody = 64 << 20
 // whole body again, its files opened again; a file that changed fails the request at once
 // (an adapter_error), without a retry.
 func (c *client) send(ctx context.Context, url string, header http.Header, body *requestBody) (*response, *engine.Failure) {
+	resp, _, f := c.exchange(ctx, url, header, body)
+	return resp, f
+}
+
+// exchange is send, and when its first attempt went out, past the rate limit and the cap on
+// requests in flight (zero: none went): the provider's answer, its retries included, took
+// from then on.
+func (c *client) exchange(ctx context.Context, url string, header http.Header, body *requestBody) (resp *response, sent time.Time, f *engine.Failure) {
 	var last string
 	unreachable := false // the last attempt found no server
 	retrying := false    // the attempt waited out a 429's Retry-After
+	var place uint64     // the request's place in the limiter's queue, kept by its retries
 	for attempt := 0; ; attempt++ {
-		resp, wait, err := c.try(ctx, url, header, body, retrying)
+		resp, at, wait, err := c.try(ctx, url, header, body, retrying, &place)
+		if sent.IsZero() {
+			sent = at
+		}
 		var fileFailure *engine.Failure
 		switch {
 		case errors.As(err, &fileFailure):
-			return nil, fileFailure
+			return nil, sent, fileFailure
 		case err != nil && ctx.Err() != nil:
-			return nil, engine.ExecutionError(diag.Timeout, "the request was cancelled: %v", context.Cause(ctx))
+			return nil, sent, engine.ExecutionError(diag.Timeout, "the request was cancelled: %v", context.Cause(ctx))
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
-			return nil, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
+			return nil, sent, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
 		case err != nil:
 			last, unreachable = "cannot reach "+c.secrets.String(origin(url))+": "+c.secrets.String(hideURL(err, url)), true
 		case resp.status >= 200 && resp.status < 300:
-			return resp, nil
+			return resp, sent, nil
 		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
 			last, unreachable = fmt.Sprintf("HTTP %d: %s", resp.status, snippet(c.secrets, resp.body)), false
 		default:
-			return nil, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
+			return nil, sent, engine.ExecutionError(diag.ProviderError, "HTTP %d: %s", resp.status, snippet(c.secrets, resp.body))
 		}
 		if attempt >= c.cfg.MaxRetries {
 			hint := ""
 			if unreachable {
 				hint = " — is the server running?"
 			}
-			return nil, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)%s", last, attempt+1, hint)
+			return nil, sent, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts)%s", last, attempt+1, hint)
 		}
 		tooMany := err == nil && resp.status == http.StatusTooManyRequests
 		retrying = tooMany && wait > 0
@@ -105,26 +117,28 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 		slept := c.sleep(ctx, wait)
 		done()
 		if slept != nil {
-			return nil, engine.ExecutionError(diag.Timeout, "cancelled while waiting to retry: %s", last)
+			return nil, sent, engine.ExecutionError(diag.Timeout, "cancelled while waiting to retry: %s", last)
 		}
 	}
 }
 
 // try makes one attempt within the provider's limits (ratelimit.go) and the per-request
-// timeout; retrying says it follows a 429 whose Retry-After it waited out. wait is the
-// server's Retry-After, or 0. The error is an *engine.Failure when a file of the body failed
-// it. The reply, whatever its status, goes to the limiter: its rate-limit headers and the
-// tokens it reports.
-func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody, retrying bool) (*response, time.Duration, error) {
+// timeout; retrying says it follows a 429 whose Retry-After it waited out, place is its
+// request's place in the limiter's queue. sent is when it went, past the limits (zero: it
+// did not); wait is the server's Retry-After, or 0. The error is an *engine.Failure when a
+// file of the body failed it. The reply, whatever its status, goes to the limiter: its
+// rate-limit headers and the tokens it reports.
+func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody, retrying bool, place *uint64) (resp *response, sent time.Time, wait time.Duration, err error) {
 	l := c.limiter(url)
 	raw := 1
 	if l.tokensPerMinute() > 0 {
 		raw = requestTokens(body)
 	}
-	t, err := l.enter(ctx, raw, retrying)
+	t, err := l.enter(ctx, raw, retrying, place)
 	if err != nil {
-		return nil, 0, err
+		return nil, time.Time{}, 0, err
 	}
+	sent = t.at
 	status, replied, data := 0, http.Header(nil), []byte(nil)
 	defer func() { l.leave(t, status, replied, data) }()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
@@ -132,36 +146,36 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body *
 	s := &sending{b: body}
 	rd, err := s.reader()
 	if err != nil {
-		return nil, 0, err
+		return nil, sent, 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, rd)
 	if err != nil {
 		rd.Close()
-		return nil, 0, err
+		return nil, sent, 0, err
 	}
 	req.ContentLength = body.size
 	req.GetBody = s.reader
 	req.Header = header // shared, read only: it holds the Content-Type (NewFactory)
-	resp, err := c.http.Do(req)
+	r, err := c.http.Do(req)
 	if f := s.failure(); f != nil {
 		if err == nil {
-			resp.Body.Close()
+			r.Body.Close()
 		}
-		return nil, 0, f
+		return nil, sent, 0, f
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, sent, 0, err
 	}
-	defer resp.Body.Close()
-	status, replied = resp.StatusCode, resp.Header
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	defer r.Body.Close()
+	status, replied = r.StatusCode, r.Header
+	data, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return nil, 0, err
+		return nil, sent, 0, err
 	}
 	if len(data) > maxBody {
-		return nil, 0, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
+		return nil, sent, 0, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
 	}
-	return &response{status: resp.StatusCode, body: data}, retryAfterHeaders(resp.Header), nil
+	return &response{status: r.StatusCode, body: data}, sent, retryAfterHeaders(r.Header), nil
 }
 
 // backoff is the wait before retry attempt+1: 0.5 s doubling to at most 30 s, with ±50%

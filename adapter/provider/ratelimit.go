@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -189,10 +188,11 @@ type hold struct {
 // limiter is one provider's shared limits (see the top of this file). Its core, admit and
 // settle, takes the time as an argument, so that a test can run it on a clock of its own.
 type limiter struct {
-	mu      sync.Mutex
-	now     func() time.Time
-	window  time.Duration // of the tokens limit: a minute; tests shorten it
-	changed chan struct{} // closed and replaced when a waiter may now pass; nil while none waits
+	mu     sync.Mutex
+	now    func() time.Time
+	window time.Duration // of the tokens limit: a minute; tests shorten it
+	queue  []*turn       // the requests waiting, in the order they first asked (queue.go)
+	seq    uint64        // the last place given
 
 	ceiling, rpm, tpm int // the runtime file's limits; 0: none
 
@@ -215,7 +215,7 @@ type limiter struct {
 	strikes   int     // 429s since the last success or cut
 	decreased time.Time
 
-	waiters    int // requests waiting for the rate limit (not for a slot)
+	waiters    int // requests waiting for the rate limit (not only for a slot)
 	waitSince  time.Time
 	waitReason string
 }
@@ -231,11 +231,13 @@ func (l *limiter) configure(ceiling, rpm, tpm int) {
 	l.wake()
 }
 
-// wake lets every waiter look again, with l.mu held.
+// wake lets the first waiter look again, with l.mu held: only it may go.
 func (l *limiter) wake() {
-	if l.changed != nil {
-		close(l.changed)
-		l.changed = nil
+	if len(l.queue) > 0 {
+		select {
+		case l.queue[0].ready <- struct{}{}:
+		default: // already told
+		}
 	}
 }
 
@@ -244,57 +246,6 @@ func (l *limiter) Waiting() (since time.Time, why string, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.waitSince, l.waitReason, l.waiters > 0
-}
-
-// enter waits until a request of raw estimated tokens may go, and admits it. retrying says
-// the request has waited out a Retry-After already.
-func (l *limiter) enter(ctx context.Context, raw int, retrying bool) (*ticket, error) {
-	waiting := false
-	defer func() {
-		if waiting {
-			l.mu.Lock()
-			l.endWait()
-			l.mu.Unlock()
-		}
-	}()
-	for {
-		l.mu.Lock()
-		now := l.now()
-		t, until, why := l.admit(now, raw, retrying)
-		if t != nil {
-			l.mu.Unlock()
-			return t, nil
-		}
-		if why != "" {
-			if !waiting {
-				l.startWait(now)
-				waiting = true
-			}
-			l.waitReason = why
-		}
-		if l.changed == nil {
-			l.changed = make(chan struct{})
-		}
-		changed := l.changed
-		l.mu.Unlock()
-		var timer *time.Timer
-		var at <-chan time.Time
-		if !until.IsZero() {
-			timer = time.NewTimer(max(until.Sub(now), 0))
-			at = timer.C
-		}
-		select {
-		case <-changed:
-		case <-at:
-		case <-ctx.Done():
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
 }
 
 // startWait and endWait count the requests waiting for the rate limit, with l.mu held.

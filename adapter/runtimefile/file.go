@@ -19,6 +19,7 @@ const DefaultTimeout = 60 * time.Second
 type File struct {
 	Bindings  []Binding
 	Providers []provider.Config // every default written out (Parse)
+	Executors []Executor        // where else the server may run a benchmark (executors.go)
 }
 
 // Binding is one AI-system's adapter as the file gives it: exactly one of Command and URL

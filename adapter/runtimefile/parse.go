@@ -15,7 +15,7 @@ import (
 
 // The keys a runtime file may use, in the order its documentation gives them.
 var (
-	topKeys     = []string{"bindings", "providers"}
+	topKeys     = []string{"bindings", "providers", "executors"}
 	bindingKeys = []string{"command", "http", "timeout", "requires", "env"}
 	envName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
@@ -29,7 +29,7 @@ type parser struct {
 }
 
 func (p *parser) top(root *yamlnode.Node) {
-	pairs, ok := p.mapping(root, nil, "a runtime file is a mapping with the keys bindings and providers")
+	pairs, ok := p.mapping(root, nil, "a runtime file is a mapping with the keys bindings, providers and executors")
 	if !ok {
 		return
 	}
@@ -39,8 +39,10 @@ func (p *parser) top(root *yamlnode.Node) {
 			p.bindings(e.Value)
 		case "providers":
 			p.providers(e.Value)
+		case "executors":
+			p.executors(e.Value)
 		default:
-			p.unknown(e, nil, topKeys, fmt.Sprintf("unknown key %q; a runtime file has the keys bindings and providers", e.Key))
+			p.unknown(e, nil, topKeys, fmt.Sprintf("unknown key %q; a runtime file has the keys bindings, providers and executors", e.Key))
 		}
 	}
 }

@@ -85,6 +85,15 @@ func TestRunBatch(t *testing.T) {
 		shown.Batches[0].Requests != 4 || shown.Batches[0].Counts["completed"] != 3 || !shown.Batches[0].Read || !strings.HasPrefix(shown.Batches[0].ID, "batch_") {
 		t.Errorf("benchy runs show: exit %d, %v, %+v\n%s%s", code, err, shown, stdout, stderr)
 	}
+	// A batch run is one batch at the provider, and a shard uses no response cache.
+	code, _, stderr = runBenchy(t, "run", "--runtime", filepath.Join(dir, "batch.yaml"), "--shard", "0/2", "--out-dir", filepath.Join(dir, "shards"), filepath.Join(dir, "benchmark.yaml"))
+	if code != 2 || !strings.Contains(stderr, "--shard cannot go with a provider's batch: true") {
+		t.Errorf("--shard of a batch run: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runBenchy(t, "run", "--cache", "use", "--shard", "0/2", "--out-dir", filepath.Join(dir, "shards"), filepath.Join(dir, "benchmark.yaml"))
+	if code != 2 || !strings.Contains(stderr, "--cache cannot go with --shard") {
+		t.Errorf("--shard with --cache: exit %d\n%s", code, stderr)
+	}
 	if sync["benchmark_score"] != batch["benchmark_score"] || sync["summary"].(map[string]any)["execution_errors"] != 1.0 {
 		t.Errorf("scores %v and %v, summary %v", sync["benchmark_score"], batch["benchmark_score"], sync["summary"])
 	}

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-eval/benchy/adapter/provider"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/shard"
 )
 
@@ -92,6 +94,7 @@ var shardRefusals = []struct{ flag, why string }{
 	{"max-cost", "a budget caps a whole run, not a shard"},
 	{"max-tokens", "a budget caps a whole run, not a shard"},
 	{"estimate", "estimate the whole run without --shard"},
+	{"cache", "a shard uses no response cache, which lives in one SQLite file that shards on several machines cannot share"},
 }
 
 // runShard is benchy run --shard: it evaluates one shard of the run into out-dir, with no
@@ -121,9 +124,14 @@ func runShard(e *env, fs *flag.FlagSet, sf shardFlags, bench string, src workspa
 		fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
 		return ExitUsage
 	}
+	setup.CacheMode, setup.Cache = provider.CacheOff, nil // over the runtime file's cache: too
 	plan, err := workspace.Prepare(src, setup)
 	if err != nil {
 		return prepareFailed(e, err)
+	}
+	if batchRun(plan) {
+		fmt.Fprintln(e.stderr, "benchy run: --shard cannot go with a provider's batch: true: a batch run is sent to the provider as a whole; run it without --shard")
+		return ExitUsage
 	}
 	dir := shard.Dir(sf.outDir, s)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -213,4 +221,19 @@ func benchyVersion() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// batchRun says plan's AI-system is a model whose provider has batch: true. Only a
+// model's adapter is made to ask (a value: no process starts).
+func batchRun(plan *workspace.Plan) bool {
+	if plan.IR.AISystem.Type != ir.SystemModel {
+		return false
+	}
+	a, err := plan.Factory()
+	if err != nil {
+		return false
+	}
+	defer a.Close()
+	_, ok := provider.Batching(a)
+	return ok
 }

@@ -93,9 +93,15 @@ func TestShardBadDataset(t *testing.T) {
 	rows := filepath.Join(dir, "data", "invoices.jsonl")
 	data, err := os.ReadFile(rows)
 	if err != nil {
-		t.Skipf("invoice dataset moved: %v", err)
+		t.Fatal(err)
 	}
 	os.WriteFile(rows, append(data, []byte("{\"input\": 1}\n")...), 0o644)
+	// The adapter's every start is logged: a bad dataset starts none, so it is called by none.
+	os.WriteFile(filepath.Join(dir, "benchy.runtime.yaml"), []byte(`bindings:
+  invoice-extractor-v7:
+    command: [sh, -c, "echo start >> starts.log; exec ./invoice-adapter"]
+    timeout: 10s
+`), 0o644)
 	out := filepath.Join(dir, "shards")
 	for _, k := range []string{"0/2", "1/2"} {
 		code, _, stderr := runBenchy(t, "run", "--runtime", filepath.Join(dir, "benchy.runtime.yaml"), "--shard", k, "--out-dir", out, filepath.Join(dir, "benchmark.yaml"))
@@ -105,5 +111,16 @@ func TestShardBadDataset(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, "shard-"+strings.Replace(k, "/", "-of-", 1), "manifest.json")); err == nil {
 			t.Errorf("shard %s wrote a manifest", k)
 		}
+	}
+	if starts, err := os.ReadFile(filepath.Join(dir, "starts.log")); !os.IsNotExist(err) {
+		t.Errorf("a bad dataset started the adapter: %q, %v", starts, err)
+	}
+	// The same workspace with the dataset repaired starts it: the log would have shown it.
+	os.WriteFile(rows, data, 0o644)
+	if code, _, stderr := runBenchy(t, "run", "--runtime", filepath.Join(dir, "benchy.runtime.yaml"), "--shard", "0/2", "--out-dir", out, filepath.Join(dir, "benchmark.yaml")); code != 0 {
+		t.Fatalf("shard 0/2 of the repaired dataset: exit %d\n%s", code, stderr)
+	}
+	if starts, _ := os.ReadFile(filepath.Join(dir, "starts.log")); len(starts) == 0 {
+		t.Errorf("the adapter's starts are not logged: the check above proves nothing")
 	}
 }

@@ -38,7 +38,6 @@ func runMerge(e *env, args []string) int {
 		return ExitFail
 	}
 	var st *store.Store
-	var w *store.Writer
 	runID := ""
 	if *into != "" {
 		st, runID, err = openMergeStore(*into, set)
@@ -47,17 +46,12 @@ func runMerge(e *env, args []string) int {
 			return ExitFail
 		}
 		defer st.Close()
-		w = st.ResultWriter(runID, store.Labels(store.EnumsOf(set.IR)))
 	}
-	var each func(*engine.ExampleResult) error
-	if w != nil {
-		each = func(res *engine.ExampleResult) error { return w.Add(*res) }
-	}
-	rep, err := set.Report(each)
-	if w != nil {
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
+	var rep *engine.Report
+	if st != nil {
+		rep, err = workspace.MergeInto(st, runID, set) // the server's cluster executor merges so too
+	} else {
+		rep, err = set.Report(nil)
 	}
 	if errors.As(err, &un) {
 		printUnfinished(e.stderr, set, un)
@@ -65,9 +59,6 @@ func runMerge(e *env, args []string) int {
 			st.SetStatus(runID, store.Interrupted)
 		}
 		return ExitFail
-	}
-	if err == nil && st != nil {
-		err = st.Finish(runID, rep)
 	}
 	if err == nil {
 		err = writeMerged(*out, set, rep, runID)

@@ -322,3 +322,26 @@ func TestBudgetUnreported(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetUsageEncodes: the results encoder (the stream's and the store's) writes an
+// unreported usage and a budget's charge as encoding/json does, so that a resumed run reads
+// the charge back from the store; a usage that reports writes as before.
+func TestBudgetUsageEncodes(t *testing.T) {
+	usd := 0.0025
+	for _, u := range []*Usage{
+		{Unreported: true, LatencyMS: 2},
+		{Unreported: true, BudgetTokens: 4200, BudgetCostUSD: &usd},
+		{InputTokens: 3, OutputTokens: 1, BudgetTokens: 150},
+	} {
+		res := ExampleResult{Index: 1, Status: StatusValid, Prediction: map[string]any{"a": "b"}, FieldScores: []FieldScore{}, Usage: u}
+		want, err := stdEncode(&res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines LineEncoder
+		got, err := lines.Line(&res)
+		if err != nil || string(got)+"\n" != string(want) {
+			t.Errorf("usage %+v: %s, %v\nwant %s", u, got, err, want)
+		}
+	}
+}

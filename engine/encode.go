@@ -87,6 +87,20 @@ func appendResult(b []byte, res *ExampleResult, keys []string) ([]byte, []string
 			b = append(b, `,"cost_usd":`...)
 			b = appendFloat(b, *u.CostUSD)
 		}
+		if u.Unreported {
+			b = append(b, `,"unreported":true`...)
+		}
+		if u.BudgetTokens != 0 {
+			b = append(b, `,"budget_tokens":`...)
+			b = strconv.AppendInt(b, int64(u.BudgetTokens), 10)
+		}
+		if u.BudgetCostUSD != nil {
+			if c := *u.BudgetCostUSD; math.IsNaN(c) || math.IsInf(c, 0) {
+				return nil, keys, errNotSimple
+			}
+			b = append(b, `,"budget_cost_usd":`...)
+			b = appendFloat(b, *u.BudgetCostUSD)
+		}
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...), keys, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -118,15 +119,28 @@ func openResumed(e *env, r *runSettings, plan *workspace.Plan, id string, concur
 }
 
 // findResumable is the stored run id names (any unique start or end of it), when it is
-// cancelled or interrupted.
+// cancelled or interrupted. A run still queued or running whose owner is gone (a benchy
+// run killed with -9: its process no longer on this host, or its heartbeat stopped) is
+// marked interrupted first (store.Settle, the check benchy serve makes at its start), so
+// that it resumes; one a live process executes is named with that process.
 func findResumable(st *store.Store, id string) (store.Run, error) {
 	full, err := st.FindRun(id)
 	if err != nil {
 		return store.Run{}, err
 	}
+	if _, err := st.Settle(full); err != nil {
+		return store.Run{}, err
+	}
 	run, err := st.GetRun(full)
 	if err != nil {
 		return store.Run{}, err
+	}
+	if run.Status == store.Queued || run.Status == store.Running {
+		who := "another process"
+		if o, ok, err := st.Owner(full); err == nil && ok {
+			who = o.String()
+		}
+		return store.Run{}, fmt.Errorf("run %s is %s: %s executes it (benchy runs show %s says how far it is); resume it once it ends, or stop that process (a run cancelled or interrupted can be resumed)", run.ID, run.Status, who, run.ID)
 	}
 	if run.Status != store.Cancelled && run.Status != store.Interrupted {
 		return store.Run{}, fmt.Errorf("run %s is %s: only a cancelled or interrupted run can be resumed", run.ID, run.Status)
@@ -159,25 +173,78 @@ func budgetStopped(w io.Writer, res executed, r runSettings, out string) int {
 		fmt.Fprintf(w, "stopped: %v\n", res.end.Err)
 		return ExitBudget
 	}
-	var limits, larger string
-	if c := be.Budget.MaxCostUSD; c > 0 {
-		limits = "$" + strconv.FormatFloat(c, 'f', -1, 64)
-		larger = " --max-cost " + strconv.FormatFloat(2*c, 'f', -1, 64)
+	larger, lines := nextBudget(be)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
 	}
-	if n := be.Budget.MaxTokens; n > 0 {
-		if limits != "" {
-			limits += " and "
-		}
-		limits += strconv.Itoa(n) + " tokens"
-		larger += " --max-tokens " + strconv.Itoa(2*n)
-	}
-	fmt.Fprintf(w, "stopped: the budget of %s would be exceeded by the next request; %d of %d examples done\n", limits, be.Index, be.Total)
 	if res.rec != nil && res.stored != "" {
-		fmt.Fprintf(w, "resume with a larger budget: benchy run --resume %s%s%s %s\n", res.rec.id, larger, shellArgs(r.again), shellArg(r.bench))
+		fmt.Fprintf(w, "resume with a larger budget: %s run --resume %s%s%s %s\n", shellArg(invokedAs()), res.rec.id, larger, shellArgs(r.again), shellArg(r.bench))
 	} else {
 		fmt.Fprintf(w, "the run is not stored: run it again with a larger budget%s\n", larger)
 	}
 	return ExitBudget
+}
+
+// nextBudget is the flags of a budget that admits the next request with room (twice the
+// budget, or what was spent and twice the next request's bound, whichever is larger,
+// rounded up to two significant digits), and the lines that say why the run stopped: the
+// budget, what was spent, what the next request may cost at most, and, when that alone
+// passes the whole budget, that its replies need a lower bound.
+func nextBudget(be *engine.BudgetError) (flags string, lines []string) {
+	var limits, spent, next []string
+	alone := false
+	nextTokens := be.Need.InputTokens + be.Need.OutputTokens
+	if c := be.Budget.MaxCostUSD; c > 0 {
+		limits = append(limits, "$"+strconv.FormatFloat(c, 'f', -1, 64))
+		spent = append(spent, fmt.Sprintf("$%.4f", be.SpentCost))
+		need := 0.0
+		if be.Need.MaxCostUSD != nil {
+			need = *be.Need.MaxCostUSD
+			next = append(next, fmt.Sprintf("$%.4f", need))
+		}
+		alone = alone || need > c
+		flags += " --max-cost " + strconv.FormatFloat(readable(max(2*c, be.SpentCost+2*need)), 'f', -1, 64)
+	}
+	if n := be.Budget.MaxTokens; n > 0 {
+		limits = append(limits, strconv.Itoa(n)+" tokens")
+		spent = append(spent, strconv.Itoa(be.SpentTokens)+" tokens")
+		alone = alone || nextTokens > n
+		flags += " --max-tokens " + strconv.FormatFloat(readable(float64(max(2*n, be.SpentTokens+2*nextTokens))), 'f', -1, 64)
+	}
+	next = append(next, fmt.Sprintf("%d tokens (%d input, %d output at most)", nextTokens, be.Need.InputTokens, be.Need.OutputTokens))
+	lines = append(lines,
+		fmt.Sprintf("stopped: the budget of %s would be exceeded by the next request; %d of %d examples done", strings.Join(limits, " and "), be.Index, be.Total),
+		fmt.Sprintf("spent %s; the next request may cost up to %s", strings.Join(spent, " and "), strings.Join(next, ", ")))
+	if alone {
+		lines = append(lines, fmt.Sprintf("the next request alone may cost more than the whole budget: a budget of at least that is needed, or set max_tokens (max_completion_tokens for OpenAI) lower than %d in ai-system.parameters to bound each reply", be.Need.OutputTokens))
+	}
+	return flags, lines
+}
+
+// readable is x rounded up to two significant digits (0.0053 stays, 0.00531 is 0.0054,
+// 16543 is 17000): a budget to type.
+func readable(x float64) float64 {
+	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	step := math.Pow(10, math.Floor(math.Log10(x))-1)
+	r := math.Ceil(x/step-1e-9) * step
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(r, 'g', 2, 64), 64)
+	if v < x {
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(r+step, 'g', 2, 64), 64)
+	}
+	return v
+}
+
+// invokedAs is the program as the user invoked it, for a command to type again: os.Args[0]
+// when it names a path (bin/benchy), else benchy, found on the PATH (and benchy, too, when
+// the program is a Go test's binary, not benchy).
+func invokedAs() string {
+	p := os.Args[0]
+	if strings.Contains(p, "/") && !strings.HasSuffix(p, ".test") {
+		return p
+	}
+	return "benchy"
 }
 
 // shellArgs are args as a shell reads them back, each after a space.

@@ -401,10 +401,11 @@ func (l *limiter) tokensPerMinute() int {
 	return l.tpm
 }
 
-// leave ends an admitted request: status 0 when no reply came.
+// leave ends an admitted request: status 0 when no reply came. The limit is read under
+// the lock: another run's configure may be setting it.
 func (l *limiter) leave(t *ticket, status int, header http.Header, body []byte) {
 	used, ok := 0, false
-	if l.tpm > 0 && status >= 200 && status < 300 {
+	if status >= 200 && status < 300 && l.tokensPerMinute() > 0 {
 		used, ok = replyTokens(body)
 	}
 	l.mu.Lock()

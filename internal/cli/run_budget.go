@@ -215,8 +215,11 @@ func nextBudget(be *engine.BudgetError) (flags string, lines []string) {
 	lines = append(lines,
 		fmt.Sprintf("stopped: the budget of %s would be exceeded by the next request; %d of %d examples done", strings.Join(limits, " and "), be.Index, be.Total),
 		fmt.Sprintf("spent %s; the next request may cost up to %s", strings.Join(spent, " and "), strings.Join(next, ", ")))
-	if alone {
-		lines = append(lines, fmt.Sprintf("the next request alone may cost more than the whole budget: a budget of at least that is needed, or set max_tokens (max_completion_tokens for OpenAI) lower than %d in ai-system.parameters to bound each reply", be.Need.OutputTokens))
+	switch {
+	case alone && be.Need.OutputTokens >= be.Need.InputTokens:
+		lines = append(lines, fmt.Sprintf("the next request alone may cost more than the whole budget: give a budget of at least that, or bound each reply lower: set max_tokens (max_completion_tokens for OpenAI) below %d in ai-system.parameters", be.Need.OutputTokens))
+	case alone:
+		lines = append(lines, "the next request alone may cost more than the whole budget, mostly its input: give a budget of at least that")
 	}
 	return flags, lines
 }

@@ -315,11 +315,18 @@ func (b *Batcher) messageResults(ctx context.Context, info BatchInfo, give func(
 	return nil
 }
 
-// eachLine calls fn with each non-blank line of r, up to maxBody bytes a line.
+// eachLine calls fn with each non-blank line of r, up to maxBody bytes a line (a reply's
+// bound on the synchronous path too): a longer one is an error, not a line held whole. The
+// line's bytes are reused for the next one: fn keeps a copy of what it keeps (the JSON
+// decoding of a result copies its body).
 func eachLine(r io.Reader, fn func([]byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br)
+	var buf []byte
+	for n := 1; ; n++ {
+		line, err := readLine(br, buf[:0])
+		if errors.Is(err, errLongLine) {
+			return fmt.Errorf("line %d of the results is larger than %d MiB, the most a reply may be", n, maxBody>>20)
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			if ferr := fn(line); ferr != nil {
 				return ferr
@@ -331,18 +338,21 @@ func eachLine(r io.Reader, fn func([]byte) error) error {
 		if err != nil {
 			return err
 		}
+		buf = line
 	}
 }
 
-// readLine reads one line, without its newline.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
+// errLongLine is readLine's error for a line past maxBody.
+var errLongLine = errors.New("line too long")
+
+// readLine reads one line into line, without its newline.
+func readLine(br *bufio.Reader, line []byte) ([]byte, error) {
 	for {
 		part, err := br.ReadSlice('\n')
-		line = append(line, part...)
-		if len(line) > maxBody {
-			return nil, fmt.Errorf("a result line is larger than %d MiB", maxBody>>20)
+		if n := len(line) + len(bytes.TrimSuffix(part, []byte("\n"))); n > maxBody {
+			return nil, errLongLine
 		}
+		line = append(line, part...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return bytes.TrimSuffix(line, []byte("\n")), err
 		}

@@ -45,9 +45,10 @@ type batch struct {
 	cancelled bool
 	ended     bool
 	state     string
-	out, errs string         // OpenAI: the output and error files
+	out, errs string         // OpenAI: the ids of the output and error files
 	counts    map[string]int // the request_counts of an ended batch
-	results   []byte         // Anthropic: the results JSONL
+	answered  int            // how many of its first requests an ended batch answered
+	end       string         // how it ended: completed, expired, cancelled
 }
 
 // New starts a stub; Close it when done.
@@ -134,28 +135,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.create(w, r)
 	case r.Method == "GET" && strings.HasPrefix(p, "/v1/files/") && strings.HasSuffix(p, "/content"):
 		s.count("content")
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "/v1/files/"), "/content")
 		s.mu.Lock()
-		data, ok := s.files[strings.TrimSuffix(strings.TrimPrefix(p, "/v1/files/"), "/content")]
-		s.mu.Unlock()
-		if !ok {
-			http.Error(w, `{"error":{"message":"no such file"}}`, 404)
-			return
+		data, ok := s.files[id]
+		var of *batch
+		for _, b := range s.batches {
+			if id != "" && (b.out == id || b.errs == id) {
+				of = b
+			}
 		}
-		w.Write(data)
+		s.mu.Unlock()
+		switch {
+		case ok:
+			w.Write(data)
+		case of != nil && of.out == id:
+			s.results(of, w, io.Discard)
+		case of != nil:
+			s.results(of, io.Discard, w)
+		default:
+			http.Error(w, `{"error":{"message":"no such file"}}`, 404)
+		}
 	case r.Method == "GET" && strings.HasPrefix(p, "/v1/messages/batches/") && strings.HasSuffix(p, "/results"):
 		s.count("results")
 		s.mu.Lock()
 		b, ok := s.batches[strings.TrimSuffix(strings.TrimPrefix(p, "/v1/messages/batches/"), "/results")]
-		var data []byte
-		if ok && b.ended {
-			data = b.results
-		}
+		ended := ok && b.ended
 		s.mu.Unlock()
-		if data == nil {
+		if !ended {
 			http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"no results"}}`, 404)
 			return
 		}
-		w.Write(data)
+		s.results(b, w, io.Discard)
 	case r.Method == "POST" && strings.HasSuffix(p, "/cancel"):
 		s.count("cancel")
 		s.withBatch(w, strings.TrimSuffix(p, "/cancel"), func(b *batch) { b.cancelled = true })
@@ -296,19 +306,51 @@ func (s *Server) step(b *batch) {
 	}
 }
 
-// finish answers the batch's first n requests and ends it as end says.
+// finish answers the batch's first n requests and ends it as end says. Its results are
+// written when they are read (results), each answer made then: a stub batch of large
+// replies holds one at a time, as a provider's file is streamed.
 func (s *Server) finish(b *batch, n int, end string) {
-	var out, errs, results bytes.Buffer
+	var out, errs counter
+	b.ended, b.answered, b.end = true, n, end
+	b.counts = s.results(b, &out, &errs)
+	if s.Anthropic {
+		b.state = "ended"
+		return
+	}
+	b.state = end
+	for _, f := range []struct {
+		id   *string
+		size counter
+	}{{&b.out, out}, {&b.errs, errs}} {
+		if f.size > 0 {
+			s.next++
+			*f.id = "file-" + strconv.Itoa(s.next)
+		}
+	}
+}
+
+// counter counts the bytes written to it.
+type counter int64
+
+func (c *counter) Write(p []byte) (int, error) {
+	*c += counter(len(p))
+	return len(p), nil
+}
+
+// results writes the result lines of an ended batch: OpenAI's output file to out and its
+// error file to errs, Anthropic's results JSONL to out; and counts them as the provider's
+// request_counts do.
+func (s *Server) results(b *batch, out, errs io.Writer) map[string]int {
 	counts := map[string]int{}
 	for i, id := range b.ids {
-		if i >= n {
+		if i >= b.answered {
 			if s.Anthropic {
-				t := map[string]string{"expired": "expired", "cancelled": "canceled"}[end]
+				t := map[string]string{"expired": "expired", "cancelled": "canceled"}[b.end]
 				counts[t]++
-				fmt.Fprintf(&results, `{"custom_id":%q,"result":{"type":%q}}`+"\n", id, t)
-			} else if end == "expired" {
+				fmt.Fprintf(out, `{"custom_id":%q,"result":{"type":%q}}`+"\n", id, t)
+			} else if b.end == "expired" {
 				counts["failed"]++
-				fmt.Fprintf(&errs, `{"id":"r%d","custom_id":%q,"response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}`+"\n", i, id)
+				fmt.Fprintf(errs, `{"id":"r%d","custom_id":%q,"response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}`+"\n", i, id)
 			}
 			continue
 		}
@@ -325,33 +367,25 @@ func (s *Server) finish(b *batch, n int, end string) {
 		}
 		switch {
 		case s.Anthropic && status == 200:
-			fmt.Fprintf(&results, `{"custom_id":%q,"result":{"type":"succeeded","message":%s}}`+"\n", id, reply)
+			fmt.Fprintf(out, `{"custom_id":%q,"result":{"type":"succeeded","message":`, id)
 		case s.Anthropic:
-			fmt.Fprintf(&results, `{"custom_id":%q,"result":{"type":"errored","error":%s}}`+"\n", id, reply)
+			fmt.Fprintf(out, `{"custom_id":%q,"result":{"type":"errored","error":`, id)
 		case status == 200:
-			fmt.Fprintf(&out, `{"id":"r%d","custom_id":%q,"response":{"status_code":200,"request_id":"q","body":%s},"error":null}`+"\n", i, id, reply)
+			fmt.Fprintf(out, `{"id":"r%d","custom_id":%q,"response":{"status_code":200,"request_id":"q","body":`, i, id)
 		default:
-			fmt.Fprintf(&errs, `{"id":"r%d","custom_id":%q,"response":{"status_code":%d,"request_id":"q","body":%s},"error":null}`+"\n", i, id, status, reply)
+			fmt.Fprintf(errs, `{"id":"r%d","custom_id":%q,"response":{"status_code":%d,"request_id":"q","body":`, i, id, status)
 		}
-	}
-	b.ended = true
-	b.counts = counts
-	b.results = results.Bytes()
-	if s.Anthropic {
-		b.state = "ended"
-		return
-	}
-	b.state = end
-	for _, f := range []struct {
-		id   *string
-		data []byte
-	}{{&b.out, out.Bytes()}, {&b.errs, errs.Bytes()}} {
-		if len(f.data) > 0 {
-			s.next++
-			*f.id = "file-" + strconv.Itoa(s.next)
-			s.files[*f.id] = f.data
+		w, tail := out, "}}\n"
+		if !s.Anthropic {
+			tail = `},"error":null}` + "\n"
+			if status != 200 {
+				w = errs
+			}
 		}
+		w.Write(reply)
+		io.WriteString(w, tail)
 	}
+	return counts
 }
 
 // object is the batch as its API describes it.

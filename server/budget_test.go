@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/store"
 )
 
 // TestRunBudget: POST /api/runs with max_cost stops a model run before a request could
@@ -20,7 +23,7 @@ import (
 // could pass the budget.
 func TestRunBudget(t *testing.T) {
 	var asked atomic.Int64
-	_, srv := serve(t, Config{Workspace: modelWorkspace(t, chatStub(t, &asked).URL)})
+	_, srv := serve(t, Config{Workspace: boundedWorkspace(t, chatStub(t, &asked).URL)})
 	id := startRun(t, srv, `{"benchmark": "qa/benchmark.yaml", "concurrency": 1, "max_cost": 0.045, "cache": "off"}`)
 	v := waitRun(t, srv, id, "finished", func(v api.Run) bool { return v.FinishedAt != nil })
 	if v.Status != api.Cancelled || v.Reason != api.ReasonBudget || v.Done != 1 {
@@ -68,5 +71,50 @@ func TestRunBudget(t *testing.T) {
 	}
 	if want := (api.Options{Concurrency: 1, MaxCost: 1, Cache: "off"}); v.Options != want {
 		t.Errorf("options after the raise %+v, want %+v", v.Options, want)
+	}
+}
+
+// boundedWorkspace is modelWorkspace with each reply bounded at 4,096 output tokens
+// (max_tokens), which a budget needs of an OpenAI request.
+func boundedWorkspace(t *testing.T, url string) string {
+	t.Helper()
+	dir := modelWorkspace(t, url)
+	bounded := strings.Replace(qaYAML, "prompt: prompt.md}", "prompt: prompt.md, parameters: {max_tokens: 4096}}", 1)
+	if err := os.WriteFile(filepath.Join(dir, "qa", "benchmark.yaml"), []byte(bounded), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestStartRunBudgetRefused: POST /api/runs with a budget the AI-system cannot keep is
+// answered 400 naming why, before any request and with no run stored: a cost budget for a
+// model without prices, any budget for OpenAI requests without max_completion_tokens or
+// max_tokens (their replies have no bound); for one of several systems too.
+func TestStartRunBudgetRefused(t *testing.T) {
+	var asked atomic.Int64
+	url := chatStub(t, &asked).URL
+	unpriced := boundedWorkspace(t, url)
+	rt := filepath.Join(unpriced, RuntimeFile)
+	text, _ := os.ReadFile(rt)
+	os.WriteFile(rt, []byte(strings.Split(string(text), "    prices:")[0]), 0o644)
+	for _, c := range []struct{ dir, body, want string }{
+		{unpriced, `{"benchmark": "qa/benchmark.yaml", "max_cost": 1}`, "needs the model's prices"},
+		{modelWorkspace(t, url), `{"benchmark": "qa/benchmark.yaml", "max_tokens": 100000}`,
+			"a budget needs each reply bounded: set max_completion_tokens (or max_tokens) in ai-system.parameters"},
+		{modelWorkspace(t, url), `{"benchmark": "qa/benchmark.yaml", "max_cost": 1, "systems": [{"own": true}]}`, "systems[0] (local/m): a budget needs each reply bounded"},
+	} {
+		s, srv := serve(t, Config{Workspace: c.dir})
+		r := call(t, srv, "POST", "/api/runs", c.body)
+		var got api.Error
+		json.Unmarshal([]byte(r.body), &got)
+		if r.status != http.StatusBadRequest || got.Error.Code != api.BadRequest || !strings.Contains(got.Error.Message, c.want) {
+			t.Errorf("%s: %d %s, want 400 bad_request saying %q", c.body, r.status, r.body, c.want)
+		}
+		if runs, err := s.st.ListRuns(store.Filter{}, 10); err != nil || len(runs) != 0 {
+			t.Errorf("%s: %d runs stored, %v; want none", c.body, len(runs), err)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("refused runs asked the provider %d times", n)
 	}
 }

@@ -29,6 +29,26 @@ func checkModelOptions(req api.StartRun) error {
 	return nil
 }
 
+// checkBudget refuses, with 400 bad_request naming why, a budget the plan's AI-system
+// cannot keep (engine.CheckBudget: a cost budget for a model with no prices, an adapter
+// that cannot estimate, replies with no output bound), before the run is recorded: benchy
+// run's refusal, so that no aborted run is left in the store.
+func checkBudget(plan *ws.Plan, req api.StartRun) error {
+	b := jobOptions(storeOptions(req)).Budget
+	if b == nil || plan.Factory == nil {
+		return nil
+	}
+	ad, err := plan.Factory()
+	if err != nil {
+		return refuse(http.StatusBadRequest, api.BadRequest, "the budget cannot be checked: the AI-system's adapter does not start: %v", err)
+	}
+	defer ad.Close()
+	if a := engine.CheckBudget(b, ad); a != nil {
+		return refuse(http.StatusBadRequest, api.BadRequest, "%s", a.Diagnostic.Message)
+	}
+	return nil
+}
+
 // storeOptions are what the run records of the request, so that a resume runs as it began:
 // its budget and cache mode too.
 func storeOptions(req api.StartRun) store.Options {

@@ -84,6 +84,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBudget(plan, req); err != nil {
+		return err
+	}
 	j := newJob(plan, jobOptions(storeOptions(req)))
 	spec := plan.Spec(req.Benchmark, storeOptions(req))
 	id, err := s.runs.enqueue(j, func() (string, error) {
@@ -177,6 +180,12 @@ func (s *Server) startSystems(w http.ResponseWriter, req api.StartRun, src []byt
 			return refuse(http.StatusBadRequest, api.BadRequest, "systems[%d] and systems[%d] are the same AI-system (%s): name it once", first, i, plan.System.Label)
 		}
 		seen[plan.System.Hash] = i
+		if err := checkBudget(plan, req); err != nil {
+			if errors.As(err, &refused) {
+				refused.message = fmt.Sprintf("systems[%d] (%s): %s", i, plan.System.Label, refused.message)
+			}
+			return err
+		}
 		jobs[i] = newJob(plan, jobOptions(storeOptions(req)))
 		specs[i] = plan.Spec(req.Benchmark, storeOptions(req))
 	}

@@ -101,7 +101,13 @@ func TestBrowserBudget16Resume(t *testing.T) {
 		w.Write([]byte(`{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":200}}`))
 	}))
 	defer stub.Close()
-	srv := startServer(t, costWorkspace(t, stub.URL))
+	dir := costWorkspace(t, stub.URL)
+	// A budget needs each reply bounded: max_tokens 4096, the bound the $0.045 is worked from.
+	bounded := strings.Replace(costBenchmark, "prompt: prompt.md}", "prompt: prompt.md, parameters: {max_tokens: 4096}}", 1)
+	if err := os.WriteFile(filepath.Join(dir, "qa.yaml"), []byte(bounded), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, dir)
 	var started api.Started
 	srv.postJSON(t, "/api/runs", `{"benchmark": "qa.yaml", "concurrency": 1, "max_cost": 0.045}`, &started)
 	b := newBrowser(t, 90*time.Second)

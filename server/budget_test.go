@@ -3,10 +3,10 @@ package server
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
-	"sync/atomic"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/benchy-eval/benchy/api"

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/benchy-eval/benchy/cluster/k8s"
+	"github.com/benchy-eval/benchy/shard"
 )
 
 // runK8s is benchy k8s: `job` prints the manifests that run a benchmark's shards on
@@ -78,8 +81,46 @@ func runK8sJob(e *env, args []string) int {
 	return ExitOK
 }
 
-// runK8sWait is being built with the shards' manifests.
+// runK8sWait is benchy k8s wait, the merge Job's init container (k8s.Wait): it prints a
+// line whenever the shards still to complete change, and exits 0 once none is left, 1 when
+// a manifest cannot be read or --timeout passes.
 func runK8sWait(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "benchy k8s wait: not built yet")
-	return ExitUsage
+	fs := flag.NewFlagSet("k8s wait", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: benchy k8s wait --shards N DIR\n\nWait until every shard of N in DIR has completed (the merge Job's init container).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	n := fs.Int("shards", 0, "the number of shards N (needed)")
+	poll := fs.Duration("poll", 10*time.Second, "how often to look at the shards' manifests")
+	timeout := fs.Duration("timeout", 0, "give up after this long (exit 1); 0 waits as long as the pod lives")
+	pos, code, ok := parseArgs(e, fs, args, 1, "DIR")
+	if !ok {
+		return code
+	}
+	if *n < 1 || *poll <= 0 || *timeout < 0 {
+		fmt.Fprintf(e.stderr, "benchy k8s wait: --shards %d, --poll %s, --timeout %s: want N ≥ 1, a poll above 0 and a timeout of 0 or more\n", *n, *poll, *timeout)
+		return ExitUsage
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	err := k8s.Wait(ctx, pos[0], *n, *poll, func(pending []shard.Missing) {
+		if len(pending) == 0 {
+			fmt.Fprintf(e.stderr, "benchy k8s wait: all %d shards complete\n", *n)
+			return
+		}
+		var parts []string
+		for _, m := range pending {
+			parts = append(parts, m.Shard.String()+" "+m.Why)
+		}
+		fmt.Fprintf(e.stderr, "benchy k8s wait: %d of %d shards complete; waiting for %s\n", *n-len(pending), *n, strings.Join(parts, ", "))
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy k8s wait: %v\n", err)
+		return ExitFail
+	}
+	return ExitOK
 }

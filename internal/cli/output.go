@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/engine"
@@ -441,4 +442,18 @@ func lockPath(name string) string {
 func readHolder(f *os.File) string {
 	b, _ := io.ReadAll(io.LimitReader(f, 200))
 	return strings.TrimSpace(string(b))
+}
+
+// printSummaryIn is printSummary saying the run took elapsed, its time as its user waited
+// (this execution's, a batch's wait included): the report's started_at and finished_at are
+// its engine's last segment, some milliseconds for a resumed run or a batch's replies.
+// The document keeps the report's times; only the line printed changes.
+func printSummaryIn(w io.Writer, rep *engine.Report, out string, elapsed time.Duration) {
+	if rep == nil {
+		return
+	}
+	shown := *rep
+	end := time.Now().UTC()
+	shown.StartedAt, shown.FinishedAt = end.Add(-elapsed).Format(time.RFC3339Nano), end.Format(time.RFC3339Nano)
+	printSummary(w, &shown, out)
 }

@@ -78,6 +78,20 @@ func (b *progressBar) update(p engine.Progress) {
 	}
 }
 
+// validated gives the bar the run's total once the dataset is checked, before any example
+// ends, so that it reads 0/20 rather than 0/?; on a terminal it is drawn at once.
+func (b *progressBar) validated(v engine.Validated) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.p.Total == 0 {
+		b.p.Total = v.Total
+	}
+	if b.live != nil && b.p.Total > 0 {
+		b.last = time.Now()
+		b.draw()
+	}
+}
+
 // waitText is what the bar says of a wait for a rate limit: "" when there is none.
 func (b *progressBar) waitText() string {
 	since, why, ok := b.waiting()

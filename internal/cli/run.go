@@ -165,7 +165,7 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "benchy run: writing %s: %v\n", *out, res.writeErr)
 		return ExitFail
 	}
-	printSummary(e.stderr, res.end.Report, *out)
+	printSummaryIn(e.stderr, res.end.Report, *out, res.elapsed)
 	if h := res.health(); h.Failed {
 		fmt.Fprintf(e.stderr, "failed infrastructure: %s\n", h.Sentence())
 	}
@@ -255,6 +255,7 @@ type executed struct {
 	firstErr *engine.ResultError // the first execution error, for a run that had nothing else
 	codes    errorCodes          // the execution errors by code, for its health
 	junit    *junitSuite         // its testcases, with --junit
+	elapsed  time.Duration       // the run's time as its user waited (a batch's wait too)
 }
 
 // health is a completed run's health: failed infrastructure when most examples were
@@ -301,6 +302,7 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 	jsonl := &lazyFile{path: stream, stale: out}
 	defer jsonl.Close()
 	var res executed
+	started := time.Now()
 	if r.junit != "" {
 		res.junit = &junitSuite{benchmark: displayName(r.bench), system: plan.System.Label, input: plan.IR.Program.Input, output: plan.IR.Program.Output}
 	}
@@ -321,12 +323,13 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 		}
 	}}
 	if bar != nil {
-		obs.Progress = bar.update
+		obs.Progress, obs.Validated = bar.update, bar.validated
 		bar.keepStderr(res.rec.stderrLog()) // on a terminal, which shows only its beginning
 	}
 	obs.Batches = batchLines(log)
 	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, RecordRequests: r.opts.RecordRequests, Results: jsonl,
 		Prior: prior, Budget: r.budget}, res.rec.record(), obs)
+	res.elapsed = time.Since(started)
 	if bar != nil {
 		bar.finish()
 	}

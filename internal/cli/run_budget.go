@@ -165,9 +165,7 @@ func budgetStopped(w io.Writer, res executed, r runSettings, out string) int {
 		fmt.Fprintf(w, "benchy run: writing %s: %v\n", out, res.writeErr)
 		return ExitFail
 	}
-	if res.end.Report != nil {
-		printSummary(w, res.end.Report, out)
-	}
+	printSummaryIn(w, res.end.Report, out, res.elapsed)
 	var be *engine.BudgetError
 	if !errors.As(res.end.Err, &be) {
 		fmt.Fprintf(w, "stopped: %v\n", res.end.Err)

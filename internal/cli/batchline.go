@@ -58,15 +58,18 @@ func batchLine(b provider.BatchInfo) string {
 // shownBatch is a batch as benchy runs show prints it: what the provider knows it by and
 // how it went, from the store's record.
 type shownBatch struct {
-	ID        string         `json:"id"`
-	Provider  string         `json:"provider"`
-	Kind      string         `json:"kind"`
-	State     string         `json:"state"`
-	Requests  int            `json:"requests"`
-	Counts    map[string]int `json:"request_counts,omitempty"`
-	Read      bool           `json:"replies_read"`
-	CreatedAt string         `json:"created_at"`
-	PolledAt  string         `json:"polled_at,omitempty"`
+	ID       string         `json:"id"`
+	Provider string         `json:"provider"`
+	Kind     string         `json:"kind"`
+	State    string         `json:"state"`
+	Requests int            `json:"requests"`
+	Counts   map[string]int `json:"request_counts,omitempty"`
+	Read     bool           `json:"replies_read"`
+	// CancelledByUs: the run cancelled it on its user's cancel; a resume sends again what
+	// it did not process.
+	CancelledByUs bool   `json:"cancelled_by_us,omitempty"`
+	CreatedAt     string `json:"created_at"`
+	PolledAt      string `json:"polled_at,omitempty"`
 }
 
 // shownBatches are the batches of run id, oldest first; none for a run sent request by
@@ -81,7 +84,7 @@ func shownBatches(st *store.Store, id string) ([]shownBatch, error) {
 		var d provider.BatchDetail
 		_ = json.Unmarshal(b.Detail, &d) // a record it cannot read still shows its state
 		out = append(out, shownBatch{ID: b.ID, Provider: b.Provider, Kind: b.Kind, State: b.State, Requests: b.Requests,
-			Counts: d.Counts, Read: d.Stored, CreatedAt: b.CreatedAt, PolledAt: b.PolledAt})
+			Counts: d.Counts, Read: d.Stored, CancelledByUs: d.CancelledByUs, CreatedAt: b.CreatedAt, PolledAt: b.PolledAt})
 	}
 	return out, nil
 }

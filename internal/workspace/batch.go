@@ -27,8 +27,11 @@ import (
 //
 // A run started again (a restarted server, benchy run of the same run) finds its batches
 // in the store and polls them rather than submitting their requests again. A run cancelled
-// by a user (ctx's cause ErrCancelled) cancels its batches at the provider; one stopped
-// otherwise (opts.Stop, a shutdown) leaves them running, to be polled by its resume.
+// by a user (ctx's cause ErrCancelled) cancels its batches at the provider, marked so: its
+// resume keeps what they answered and submits the rest again. One stopped otherwise
+// (opts.Stop, a shutdown) leaves them running, to be polled by its resume. A batch not
+// ended BatchConfig.Age after its submission is cancelled and failed as an expired one; a
+// provider that refuses a batch's creation (a 4xx) aborts the run.
 func Batch(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer) (engine.Factory, error) {
 	// Only a model can be batched; the adapter that says whether it is, is made only for a
 	// model (a value, no process), never for a command adapter, which would start one.

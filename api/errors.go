@@ -38,9 +38,11 @@ const (
 	RunsProgram          Code = "runs_program"
 	ShuttingDown         Code = "shutting_down"
 	StoreError           Code = "store_error"
+	SubmitFailed         Code = "submit_failed"
 	TooLarge             Code = "too_large"
 	Unauthorized         Code = "unauthorized"
 	Unchecked            Code = "unchecked"
+	UnknownExecutor      Code = "unknown_executor"
 	Unreadable           Code = "unreadable"
 	Unwritable           Code = "unwritable"
 )
@@ -77,9 +79,11 @@ var Codes = map[Code]string{
 	RunsProgram:          "the upload or save would replace a file a binding's command names",
 	ShuttingDown:         "the server is stopping and takes no more runs",
 	StoreError:           "the run store failed; the server's log says why, under the answer's request_id",
+	SubmitFailed:         "a run on a cluster executor that the cluster refused (sbatch's answer says why); the run is recorded interrupted",
 	TooLarge:             "a request body or workspace file over the server's limit",
 	Unauthorized:         "the server has a token and the request does not carry it",
 	Unchecked:            "an upload or save the server cannot check against what the bindings run (too many files to walk, a runtime file too large)",
+	UnknownExecutor:      "a run on an executor the benchmark's runtime file does not define",
 	Unreadable:           "a workspace file that cannot be read",
 	Unwritable:           "a workspace file that cannot be written",
 }

@@ -119,6 +119,8 @@ type Bindings struct {
 	Bindings    []string `json:"bindings"`
 	Providers   []string `json:"providers"`
 	RuntimeFile string   `json:"runtime_file,omitempty"`
+	// Executors are where else than this machine a run may go (StartRun.Executor).
+	Executors []Executor `json:"executors,omitempty"`
 }
 
 // StartRun is the body of POST /api/runs. Without Systems the benchmark's own AI-system
@@ -141,6 +143,11 @@ type StartRun struct {
 	// cancelled with reason "budget". 0: no budget.
 	MaxCost   float64 `json:"max_cost,omitempty"`
 	MaxTokens int     `json:"max_tokens,omitempty"`
+	// Executor is where the run goes: "" or ExecutorLocal this machine, else the name of
+	// an executor of the runtime file (Bindings.Executors), which runs Shards shards (0:
+	// the executor's default) and merges them into this one run.
+	Executor string `json:"executor,omitempty"`
+	Shards   int    `json:"shards,omitempty"`
 }
 
 // StartRun.RecordRequests for every example and for none (engine.RecordAll, RecordNone).
@@ -255,6 +262,8 @@ type Run struct {
 	// Batches are the provider batches of a run sent through a batch API (batch: true), in
 	// the order they were submitted: GET /api/runs/{id} only.
 	Batches []Batch `json:"batches,omitempty"`
+	// Cluster is where a run on an executor runs and how far its shards are (cluster.go).
+	Cluster *Cluster `json:"cluster,omitempty"`
 }
 
 // Waiting is what a running run waits for (Run.Waiting, Progress.Waiting).
@@ -452,6 +461,8 @@ type Progress struct {
 	Rate    float64 `json:"rate"` // examples evaluated (not reused) per second in this execution
 	// Waiting is Run.Waiting: sent again as a progress event whenever it changes.
 	Waiting *Waiting `json:"waiting,omitempty"`
+	// Cluster is Run.Cluster: a run on an executor, its shards read from their journals.
+	Cluster *Cluster `json:"cluster,omitempty"`
 }
 
 // Example is the "example" event: one completed example.

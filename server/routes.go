@@ -123,6 +123,7 @@ func (s *Server) bindings(w http.ResponseWriter, r *http.Request) error {
 	}
 	if rt != nil {
 		out.Bindings, out.Providers = append(out.Bindings, rt.Names()...), append(out.Providers, rt.ProviderNames()...)
+		out.Executors = wireExecutors(s.executors(p)) // executors.go
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -77,6 +77,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fileError("benchmark", req.Benchmark, err)
 	}
+	if req.Executor != "" && req.Executor != api.ExecutorLocal {
+		return s.startCluster(w, req, src) // cluster.go
+	}
 	if len(req.Systems) > 0 {
 		return s.startSystems(w, req, src)
 	}
@@ -306,6 +309,7 @@ func (s *Server) view(run store.Run) api.Run {
 		// done stays the stored count (committed: what a crash cannot take back); the
 		// rest are the engine's live figures.
 		v.Total, v.Summary, v.Rate = p.Total, &p.Summary, &p.Rate
+		v.Cluster = p.Cluster // a run on an executor: its shards' progress
 	}
 	v.Waiting = s.waiting(run, j)
 	return v

@@ -148,6 +148,7 @@ func New(cfg Config) (*Server, error) {
 	s.reports = make(chan struct{}, maxReports)
 	s.removeStaleTemps()
 	s.runs = newManager(st, dir, cfg.MaxRuns, cfg.Log)
+	s.resumeClusterRuns() // cluster.go: runs on executors whose jobs may still go on
 	s.routes()
 	return s, nil
 }

@@ -166,7 +166,7 @@ func (s *Server) startCluster(w http.ResponseWriter, req api.StartRun, src []byt
 		s.logf("run %s: recording its jobs in %s: %v (a restarted server will not watch it)", id, s.recordPath(id), err)
 	}
 	s.logf("run %s: submitted to %s: array job %s (%d shards), merge job %s", id, x.Name, sub.Array, n, sub.Merge)
-	if err := s.runs.watchCluster(id, s.clusterWatcher(id, rec)); err != nil {
+	if err := s.runs.watchCluster(id, submitted(rec), s.clusterWatcher(id, rec)); err != nil {
 		slurm.Cancel(context.Background(), j.OutDir)
 		s.st.SetStatus(id, store.Cancelled)
 		return err
@@ -176,8 +176,9 @@ func (s *Server) startCluster(w http.ResponseWriter, req api.StartRun, src []byt
 
 // watchCluster makes run id, which watcher follows to its end, active in the manager, outside the
 // queue and its slots.
-func (m *manager) watchCluster(id string, watcher func(*job) func() error) error {
+func (m *manager) watchCluster(id string, first api.Progress, watcher func(*job) func() error) error {
 	j := newJob(nil, ws.Options{})
+	j.events.setProgress(first) // what GET /api/runs/{id} shows before the first poll
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closing {
@@ -260,6 +261,13 @@ func (s *Server) clusterWatcher(id string, rec clusterRecord) func(*job) func() 
 			}
 		}
 	}
+}
+
+// submitted is the progress of run rec before its journals are read: every shard pending.
+func submitted(rec clusterRecord) api.Progress {
+	c, _ := clusterProgress(rec, slurm.Status{})
+	c.Pending = rec.Shards
+	return api.Progress{Total: rec.Total, Cluster: &c}
 }
 
 // clusterProgress is what st says of run rec, and how many array tasks squeue lists.
@@ -346,7 +354,7 @@ func (s *Server) resumeClusterRuns() {
 			s.logf("run %s on %s: taking it back: %v", id, rec.Executor, err)
 			continue
 		}
-		if err := s.runs.watchCluster(id, s.clusterWatcher(id, rec)); err != nil {
+		if err := s.runs.watchCluster(id, submitted(rec), s.clusterWatcher(id, rec)); err != nil {
 			continue
 		}
 		s.logf("run %s on %s: watching its array job %s again", id, rec.Executor, rec.Array)

@@ -178,3 +178,26 @@ func taskLogs(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestClusterRunRestart: a server stopped while its run's tasks are running leaves it to
+// the next server on the workspace, which watches it again (not interrupted and lost) and
+// merges it when the tasks end.
+func TestClusterRunRestart(t *testing.T) {
+	onCluster(t)
+	dir := clusterWorkspace(t, slow{gate: true})
+	first, srv := serve(t, Config{Workspace: dir})
+	id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "executor": "cluster", "shards": 2}`)
+	waitRun(t, srv, id, "running on the cluster", func(v api.Run) bool { return v.Cluster != nil && v.Cluster.Running > 0 })
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, srv = serve(t, Config{Workspace: dir})
+	if run := getRun(t, srv, id); run.Status != string(store.Running) || run.Cluster == nil {
+		t.Fatalf("after a restart the run is %s (cluster %+v), want running and watched", run.Status, run.Cluster)
+	}
+	openGate(t, dir)
+	run := waitStatus(t, srv, id, store.Completed)
+	if run.Done != slowExamples || run.Total != slowExamples {
+		t.Errorf("the merged run has %d of %d results, want %d", run.Done, run.Total, slowExamples)
+	}
+}

@@ -147,6 +147,7 @@ func (r *Run) stream(c context.Context, update updater) bool {
 					rec.Status = api.Running
 				}
 				rec.Waiting = pr.Waiting
+				rec.Cluster = pr.Cluster // a run on an executor: its shards
 				if pr.Waiting != nil && !r.ticking {
 					r.ticking = true
 					ctx.Async(func() { r.tickWhileWaiting(c, update) })

@@ -51,6 +51,13 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 		p.runErr = err
 		return
 	}
+	if p.executor != "" && hasExecutor(p.bindings.Value.Executors, p.executor) {
+		req.Executor = p.executor
+		if req.Shards, err = positive(p.shards, "the shards"); err != nil {
+			p.runErr = err
+			return
+		}
+	}
 	p.starting, p.runErr, p.notRun, p.note = true, nil, notRun{}, ""
 	path, labels := p.path, p.choiceLabels(choices)
 	ctx.Async(func() {

@@ -66,6 +66,7 @@ func (p *Page) renderLive() app.UI {
 			counts,
 		),
 		renderWaiting(r),
+		renderCluster(r),
 		app.If(r.Status == api.Queued, func() app.UI {
 			return app.P().ID("run-queued").Class("muted").Text("Waiting for a free slot: the server runs a few runs at once and queues the rest.")
 		}).ElseIf(note != "", func() app.UI {

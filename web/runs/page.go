@@ -26,6 +26,8 @@ type Page struct {
 
 	limit       string
 	concurrency string
+	executor    string // "" this machine, else an executor of the runtime file (cluster.go)
+	shards      string // a cluster run's shards, as typed; empty for the executor's
 	starting    bool
 	runErr      error  // of the last start, cancel or resume
 	note        string // what the last cancel or resume did, when it succeeded

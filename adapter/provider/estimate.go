@@ -37,9 +37,10 @@ func (e tokenEstimate) Bound() int { return e.InputBound + e.OutputBound }
 //   - audio and documents at most one token per byte of their encoding as sent (base64 or
 //     text);
 //   - the output at most the request's max_completion_tokens, max_tokens or
-//     max_output_tokens parameter, else defaultOutputTokens (Anthropic's default max_tokens;
-//     an OpenAI request without a limit may in principle answer longer: set one for a
-//     budget that must hold).
+//     max_output_tokens parameter (the largest set, times n choices), else
+//     defaultOutputTokens (Anthropic's default max_tokens, which its requests send; an
+//     OpenAI request without a limit may answer longer, so that a budget refuses it at
+//     setup: OutputUnbounded).
 //
 // The expected input is the JSON text's bytes / 4 (about four bytes a token in English),
 // the overheads, and media at their bounds.

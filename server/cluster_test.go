@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/internal/slurmtest"
+	"github.com/benchy-eval/benchy/internal/testkit"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -142,6 +143,17 @@ func TestClusterRun(t *testing.T) {
 			t.Errorf("task %s %s", task, state)
 		}
 	}
+
+	t.Run("bad dataset", func(t *testing.T) {
+		testkit.WriteFiles(t, dir, map[string]string{"bad/benchmark.yaml": slowYAML, "bad/data.jsonl": "{not json\n"})
+		id := startRun(t, srv, `{"benchmark": "bad/benchmark.yaml", "executor": "cluster"}`)
+		if run := getRun(t, srv, id); run.Status != string(store.Aborted) || run.Error == nil || run.Cluster != nil {
+			t.Errorf("a bad dataset on the cluster: %s, error %+v, cluster %+v; want aborted before anything is submitted", run.Status, run.Error, run.Cluster)
+		}
+		if _, err := os.Stat(filepath.Join(dir, clusterDir, id)); !os.IsNotExist(err) {
+			t.Errorf("a job was written for a bad dataset: %v", err)
+		}
+	})
 
 	t.Run("cancel", func(t *testing.T) {
 		id := startRun(t, srv, `{"benchmark": "slow/benchmark.yaml", "executor": "cluster", "shards": 2}`)

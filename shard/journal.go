@@ -31,9 +31,31 @@ type Journal struct {
 
 // OpenJournal opens the journal at path for shard s, creating it when absent. Its lines
 // must be results of s in index order, from its first example; a last line that is torn
-// (no newline, or not a result) is cut off, one before it makes the journal refused.
+// (no newline, or not JSON) is cut off, a damaged line before it or a whole result of
+// another example makes the journal refused, unchanged. A second run of the shard while
+// one holds the journal is refused too.
 func OpenJournal(path string, s engine.Shard) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// The journal is appended to through out, locked for the whole run before it is read:
+	// a second run of the shard on this machine (or on another, where the shared
+	// filesystem passes flock on, as Linux's NFS client does) stops here.
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := lock(out); err != nil {
+		out.Close()
+		if errors.Is(err, errBusy) {
+			return nil, fmt.Errorf("%s: shard %s is being run by another process: two runs of one shard would write one journal", path, s)
+		}
+		return nil, err
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			out.Close()
+		}
+	}()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +64,10 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 	var good int64
 	kept := 0
 	for {
-		line, err := r.ReadBytes('\n')
+		line, err := readLine(r)
+		if errors.Is(err, errLong) {
+			return nil, fmt.Errorf("%s: line %d is longer than %d MiB: the journal is not a shard's", path, kept+1, MaxLine>>20)
+		}
 		if len(line) > 0 {
 			index, ok := lineIndex(line)
 			switch {
@@ -50,7 +75,9 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 				good += int64(len(line))
 				kept++
 				continue
-			case err == nil && !isEOF(r):
+			case err == nil && !isEOF(r), ok && line[len(line)-1] == '\n' && json.Valid(line):
+				// A damaged line before the last, or a whole result of another example: not a
+				// line cut off by a run that died, which alone is dropped.
 				return nil, fmt.Errorf("%s: line %d is not result %d of shard %s: the journal is not this shard's, or is damaged; remove it to run the shard again", path, kept+1, s.Index(kept), s)
 			}
 		}
@@ -68,18 +95,43 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 			return nil, err
 		}
 	}
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return nil, err
-	}
 	in, err := os.Open(path)
 	if err != nil {
-		out.Close()
 		return nil, err
 	}
+	opened = true
 	return &Journal{path: path, shard: s, out: out, in: in, r: bufio.NewReaderSize(io.LimitReader(in, good), 64<<10),
 		kept: kept, skip: kept, torn: size - good}, nil
 }
+
+// MaxLine bounds one line of a journal: a result, whose prediction an adapter bounds well
+// below it.
+const MaxLine = 256 << 20
+
+var errLong = errors.New("line too long")
+
+// readLine reads up to and including the next newline, at most MaxLine bytes (errLong
+// past them), as ReadBytes does otherwise.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return append([]byte(nil), line...), err
+	}
+	out := append([]byte(nil), line...)
+	for {
+		more, err := r.ReadSlice('\n')
+		out = append(out, more...)
+		if len(out) > MaxLine {
+			return nil, errLong
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return out, err
+		}
+	}
+}
+
+// errBusy is lock's error when another process holds the journal.
+var errBusy = errors.New("locked by another process")
 
 // isEOF reports whether r has nothing more to read.
 func isEOF(r *bufio.Reader) bool {

@@ -199,6 +199,9 @@ func (l *Lines) long(k int, head []byte) ([]byte, error) {
 	for {
 		more, err := l.rs[k].ReadSlice('\n')
 		line = append(line, more...)
+		if len(line) > MaxLine {
+			return nil, l.bad(k, fmt.Sprintf("holds a line longer than %d MiB where example %d should be", MaxLine>>20, l.i))
+		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}

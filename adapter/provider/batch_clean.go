@@ -1,13 +1,10 @@
 package provider
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/benchy-eval/benchy/internal/redact"
 )
 
 // What a batch provider says is kept in the store, printed on the progress line and served
@@ -64,7 +61,8 @@ func (b *Batcher) clean(info *BatchInfo) error {
 		info.State = "unknown"
 	}
 	for k, n := range info.Detail.Counts {
-		if n < 0 || !knownCount(k) {
+		// A count is of the batch's requests: more than it holds is no count.
+		if n < 0 || !knownCount(k) || (info.Requests > 0 && n > info.Requests) {
 			delete(info.Detail.Counts, k)
 		}
 	}
@@ -85,7 +83,7 @@ func knownCount(k string) bool {
 // text and in any JSON escape of it), control characters and invalid UTF-8 replaced,
 // at most maxProviderMessage bytes.
 func (b *Batcher) cleanText(s string) string {
-	s = string(b.a.c.secrets.JSONBody([]byte(s)))
+	s = string(b.a.c.secrets.Deep(b.a.c.secrets.JSONBody([]byte(s))))
 	s = b.a.c.secrets.String(strings.ToValidUTF8(s, "\uFFFD"))
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
@@ -104,17 +102,7 @@ func (b *Batcher) cleanText(s string) string {
 }
 
 // maskReply is a reply body as it may be kept (the response cache, a batch's replies):
-// its secrets masked as written and, when the body escapes characters a secret is made of
-// (\u0073 for s), as spelt out, so that a replay run without the key cannot decode one
-// back. A body with no such escape is masked as is, byte for byte.
-func maskReply(c *client, body []byte) []byte {
-	body = c.secrets.Bytes(body)
-	if !bytes.Contains(body, []byte(`\u`)) && !bytes.Contains(body, []byte(`\/`)) {
-		return body
-	}
-	plain := redact.PlainJSON(body)
-	if masked := c.secrets.Bytes(plain); !bytes.Equal(masked, plain) {
-		return masked
-	}
-	return body
-}
+// its secrets masked as written and as spelt with JSON escapes at any depth (\u0073 in the
+// body, \\u0073 in a model's JSON answer inside it), so that a replay run without the key
+// cannot decode one back (redact.Secrets.Deep). A body with no secret is kept byte for byte.
+func maskReply(c *client, body []byte) []byte { return c.secrets.Deep(body) }

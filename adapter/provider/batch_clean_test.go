@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestBatchClean(t *testing.T) {
 	}
 	info = BatchInfo{ID: "batch_abc", State: "\x1b[31mowned", Detail: BatchDetail{
 		Message: "key " + oaKey + " is bad; " + escaped(oaKey) + "\n\x1b[2J" + strings.Repeat("é", 400),
-		Counts:  map[string]int{"completed": 3, "failed": -5, "evil": 9}}}
+		Counts:  map[string]int{"completed": 3, "failed": -5, "evil": 9, "succeeded": 1_000_000_000_000}}, Requests: 10}
 	if err := b.clean(&info); err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +61,13 @@ func TestBatchClean(t *testing.T) {
 func TestMaskReply(t *testing.T) {
 	m, _ := oaAdapter(t, Config{BaseURL: "http://127.0.0.1:1/v1"}, oaQATask())
 	for _, body := range []string{
+		`{"choices":[{"message":{"content":"{\"answer\":\"` + strings.ReplaceAll(escaped(oaKey), `\u`, `\\u`) + `\"}"}}]}`,
 		`{"choices":[{"message":{"content":"{\"answer\":\"` + escaped(oaKey) + `\"}"}}]}`,
 		`{"choices":[{"message":{"content":"` + oaKey + `"}}]}`,
 		`{"x":"` + escaped(oaKey[:10]) + oaKey[10:] + `"}`,
 	} {
 		got := maskReply(m.c, []byte(body))
-		if bytes.Contains(got, []byte(oaKey)) || bytes.Contains(redact.PlainJSON(got), []byte(oaKey)) {
+		if bytes.Contains(got, []byte(oaKey)) || bytes.Contains(redact.PlainJSON(got), []byte(oaKey)) || decodesToKey(got) {
 			t.Errorf("%s kept as %s", body, got)
 		}
 	}
@@ -78,4 +80,34 @@ func TestMaskReply(t *testing.T) {
 			t.Errorf("a reply with no key changed: %s -> %s", body, got)
 		}
 	}
+}
+
+// decodesToKey says a JSON body has a string that, read as JSON text in turn (a model's
+// JSON answer in a reply's content), spells out the key.
+func decodesToKey(body []byte) bool {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return strings.Contains(x, oaKey) || bytes.Contains(redact.PlainJSON([]byte(x)), []byte(oaKey))
+		case map[string]any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

@@ -11,12 +11,14 @@ import (
 
 // batchLines tells w of a batch run's batches each time one's state or counts change,
 // while the run waits for them: "batch batch_abc at openai: in_progress, 120 of 500 requests
-// done". It is the waiting a batch run does, minutes or hours, made visible.
-func batchLines(w io.Writer) func([]provider.BatchInfo) {
+// done". It is the waiting a batch run does, minutes or hours, made visible. rest is what
+// the command that resumes the run takes after its id: the flags to repeat and the
+// benchmark, as the user gave them.
+func batchLines(w io.Writer, rest string) func([]provider.BatchInfo) {
 	said := map[string]string{}
 	return func(batches []provider.BatchInfo) {
 		for _, b := range batches {
-			if line := batchLine(b); said[b.ID] != line {
+			if line := batchLine(b, rest); said[b.ID] != line {
 				said[b.ID] = line
 				fmt.Fprintln(w, line)
 			}
@@ -27,10 +29,10 @@ func batchLines(w io.Writer) func([]provider.BatchInfo) {
 // batchLine is what one line says of a batch: its id, provider, the provider's state and,
 // when the provider counts them, how many of its requests are done; what Ctrl-C does to
 // it while it runs, and what was done when it was cancelled.
-func batchLine(b provider.BatchInfo) string {
-	resume := "benchy run --resume " + b.Run
+func batchLine(b provider.BatchInfo, rest string) string {
+	resume := invokedAs() + " run --resume " + b.Run + rest
 	if b.Run == "" {
-		resume = "benchy run --resume with the run's id"
+		resume = invokedAs() + " run --resume with the run's id"
 	}
 	if b.JustCancelled {
 		return fmt.Sprintf("cancelled batch %s at the provider: its finished requests are kept; %s sends the rest again", b.ID, resume)

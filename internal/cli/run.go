@@ -326,7 +326,7 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 		obs.Progress, obs.Validated = bar.update, bar.validated
 		bar.keepStderr(res.rec.stderrLog()) // on a terminal, which shows only its beginning
 	}
-	obs.Batches = batchLines(log)
+	obs.Batches = batchLines(log, shellArgs(r.again)+" "+shellArg(r.bench))
 	res.end = workspace.Execute(ctx, plan, workspace.Options{Concurrency: r.opts.Concurrency, Limit: r.opts.Limit, RecordRequests: r.opts.RecordRequests, Results: jsonl,
 		Prior: prior, Budget: r.budget}, res.rec.record(), obs)
 	res.elapsed = time.Since(started)

@@ -1,0 +1,69 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// esc writes s with every character a \u escape behind n backslashes (1: in a JSON string;
+// 2: in a JSON text inside a JSON string, as a model's JSON answer in a reply's content).
+func esc(s string, n int) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `%su%04x`, strings.Repeat(`\`, n), r)
+	}
+	return b.String()
+}
+
+// TestDeep: a secret spelt with escapes at any depth, whole or mixed with plain
+// characters, is masked, and what is left is still the JSON it was; a text without the
+// secret is returned as it is, its escapes untouched.
+func TestDeep(t *testing.T) {
+	const key = "sk-SECRETKEY123456"
+	s := New(key)
+	for _, body := range []string{
+		`{"content":"` + key + `"}`,
+		`{"content":"` + esc(key, 1) + `"}`,
+		`{"content":"{\"note\": \"` + esc(key, 2) + `\"}"}`,
+		`{"content":"{\"note\": \"` + esc(key, 3) + `\"}"}`,
+		`{"content":"{\"note\": \"` + esc(key[:6], 2) + key[6:12] + esc(key[12:], 1) + `\"}"}`,
+		`{"a":"x\/` + esc(key, 7) + `"}`,
+	} {
+		got := s.Deep([]byte(body))
+		if bytes.Contains(got, []byte(key)) || !json.Valid(got) || !bytes.Contains(got, []byte(Mask)) {
+			t.Errorf("%s -> %s", body, got)
+		}
+		// Decoded twice, as a replay reads a model's JSON answer, no key comes back.
+		var outer map[string]string
+		json.Unmarshal(got, &outer)
+		for _, v := range outer {
+			if strings.Contains(v, key) || strings.Contains(string(PlainJSON([]byte(v))), key) {
+				t.Errorf("%s decodes to the key: %q", body, v)
+			}
+		}
+	}
+	for _, body := range []string{
+		`{"content":"{\"answer\":\"caf\u00e9 \\u0073k\"}"}`,
+		`plain \u0073 and \\\\ and \/ end\`,
+		`{"x":"\u` + `"}`,
+	} {
+		if got := s.Deep([]byte(body)); string(got) != body {
+			t.Errorf("%s changed to %s", body, got)
+		}
+	}
+}
+
+func FuzzDeep(f *testing.F) {
+	f.Add([]byte(`{"content":"{\"note\": \"\\u0073\\u006b-SECRETKEY123456\"}"}`))
+	f.Add([]byte(`\\\\u00`))
+	s := New("sk-SECRETKEY123456")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := s.Deep(b)
+		if bytes.Contains(got, []byte("sk-SECRETKEY123456")) {
+			t.Fatalf("the key survives: %q", got)
+		}
+	})
+}

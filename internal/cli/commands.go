@@ -12,6 +12,7 @@ import (
 	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/compiler"
 	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir/irschema"
 	"github.com/benchy-eval/benchy/ontology"
 )
@@ -64,6 +65,11 @@ func runValidate(e *env, args []string) int {
 		dir := filepath.Dir(pos[0])
 		ws, _ := workspace.Find(dir)
 		ds = adapter.CheckPrompt(b, dir, runPaths(dir, ws, false))
+		for i := range ds {
+			if ds[i].File == "" { // the benchmark's own: at its ai-system.prompt
+				ds[i].Line, ds[i].Column = promptPos(src)
+			}
+		}
 	}
 	if *asJSON {
 		e.stdout.Write(ds.JSON())
@@ -211,4 +217,14 @@ func runSchema(e *env, args []string) int {
 	reg, _ := ontology.Lookup(ontology.Version)
 	e.stdout.Write(compiler.YAMLSchema(reg))
 	return ExitOK
+}
+
+// promptPos is where a valid benchmark's ai-system.prompt value starts, 1:1 if not found.
+func promptPos(src []byte) (line, col int) {
+	root, _, _ := yamlnode.Parse(src, yamlnode.Options{})
+	sys, _ := root.Get("ai-system")
+	if v, _ := sys.Get("prompt"); v != nil {
+		return v.Pos().Line, v.Pos().Col
+	}
+	return 1, 1
 }

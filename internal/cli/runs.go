@@ -327,6 +327,10 @@ func runsShow(e *env, args []string) int {
 	if !runIDsGiven(e, fs, pos) {
 		return ExitUsage
 	}
+	if flagGiven(fs, "example") && *example < 0 {
+		fmt.Fprintln(e.stderr, "benchy runs show: --example takes an example's index, 0 or more")
+		return ExitUsage
+	}
 	st, ws, code := openRuns(e, "runs show", *wsFlag)
 	if st == nil {
 		return noRun(e, "runs show", pos[0], ws, code)

@@ -31,4 +31,7 @@ func TestRunsShowExample(t *testing.T) {
 	if code, _, stderr := runBenchy(t, "runs", "show", "--workspace", dir, "--example", "10", id); code != 1 || !strings.Contains(stderr, "has no result for example 10") {
 		t.Errorf("an example past the run: exit %d\n%s", code, stderr)
 	}
+	if code, stdout, stderr := runBenchy(t, "runs", "show", "--workspace", dir, "--example", "-1", id); code != 2 || stdout != "" || !strings.Contains(stderr, "--example takes an example's index") {
+		t.Errorf("--example -1: exit %d, it printed %d bytes\n%s", code, len(stdout), stderr)
+	}
 }

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +11,8 @@ import (
 )
 
 // TestValidatePromptTemplate: benchy validate checks a model's prompt template as a run
-// would before its first request, positioned in the prompt file; a good one passes, and
-// a prompt file that is no template, or that cannot be read, is the run's to report.
+// would before its first request, positioned in the prompt file; a good one passes; a
+// prompt file the run could not read is reported where the benchmark names it.
 func TestValidatePromptTemplate(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
@@ -32,9 +33,13 @@ func TestValidatePromptTemplate(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &ds); code != 1 || err != nil || len(ds) != 1 || ds[0].Code != "invalid_value" || !strings.HasSuffix(ds[0].File, "sentiment.md") {
 		t.Errorf("--json: exit %d, %v, %s", code, err, stdout)
 	}
-	for _, f := range []string{"good.yaml", "missing.yaml"} {
-		if code, _, stderr := runBenchy(t, "validate", filepath.Join(dir, f)); code != 0 {
-			t.Errorf("%s: exit %d\n%s", f, code, stderr)
-		}
+	if code, _, stderr := runBenchy(t, "validate", filepath.Join(dir, "good.yaml")); code != 0 {
+		t.Errorf("good.yaml: exit %d\n%s", code, stderr)
+	}
+	// A prompt file the run could not read: where the benchmark names it.
+	line := 1 + strings.Count(sentimentModel[:strings.Index(sentimentModel, "prompt: ")], "\n")
+	code, _, stderr = runBenchy(t, "validate", filepath.Join(dir, "missing.yaml"))
+	if want := fmt.Sprintf("missing.yaml:%d:11: data_not_found: ai-system.prompt: cannot read the prompt file", line); code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("missing.yaml: exit %d, want 1 with %q:\n%s", code, want, stderr)
 	}
 }

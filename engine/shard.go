@@ -36,10 +36,18 @@ func (s Shard) Index(pos int) int {
 	return s.K + pos*s.N
 }
 
+// MaxShards is the most shards a run has: the most completions a Kubernetes Indexed Job
+// with a backoff limit per index takes (10^5). It also bounds what a merge opens and
+// reports, one journal and one manifest a shard.
+const MaxShards = 100000
+
 // Check says what is wrong with s, or nil.
 func (s Shard) Check() error {
 	if s.N < 0 || s.K < 0 || (s.N > 0 && s.K >= s.N) || (s.N == 0 && s.K != 0) {
 		return fmt.Errorf("shard %d of %d: want 0 ≤ K < N", s.K, s.N)
+	}
+	if s.N > MaxShards {
+		return fmt.Errorf("shard %d of %d: N is at most %d, the most a Kubernetes Indexed Job takes", s.K, s.N, MaxShards)
 	}
 	return nil
 }

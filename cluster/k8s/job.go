@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchy-eval/benchy/engine"
 	"github.com/goccy/go-yaml"
 )
 
@@ -56,6 +57,9 @@ func Resolve(o Options) (Resolved, error) {
 	o.Mount = path.Clean(o.Mount)
 	if o.Shards < 1 {
 		bad("--shards %d: needs 1 or more", o.Shards)
+	}
+	if o.Shards > engine.MaxShards {
+		bad("--shards %d: at most %d, the most completions an Indexed Job with a backoff limit per index takes", o.Shards, engine.MaxShards)
 	}
 	if o.Parallelism < 0 {
 		bad("--parallelism %d: needs 0 (as many as --shards) or more", o.Parallelism)

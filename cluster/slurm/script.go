@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // Job is one sharded run to submit. The paths are absolute: the tasks run on other
@@ -40,9 +42,20 @@ func (j Job) Check() error {
 	if j.Shards < 1 {
 		return fmt.Errorf("--shards must be at least 1, not %d", j.Shards)
 	}
+	if j.Shards > engine.MaxShards {
+		return fmt.Errorf("--shards must be at most %d (the most a Kubernetes Indexed Job takes, so that a run goes on either), not %d", engine.MaxShards, j.Shards)
+	}
 	for _, p := range []struct{ name, path string }{{"benchy", j.Benchy}, {"BENCH", j.Bench}, {"--out-dir", j.OutDir}, {"the working directory", j.WorkDir}} {
 		if !filepath.IsAbs(p.path) {
 			return fmt.Errorf("%s must be an absolute path, not %q", p.name, p.path)
+		}
+	}
+	// The scripts' comments and #SBATCH lines hold these as they are: a line break would end
+	// a comment and start a command, or end sbatch's scan of the #SBATCH lines.
+	for _, p := range []struct{ name, value string }{{"benchy", j.Benchy}, {"BENCH", j.Bench}, {"--out-dir", j.OutDir},
+		{"the working directory", j.WorkDir}, {"--runtime", j.Runtime}, {"--into-store", j.IntoStore}, {"the job name", j.name("")}} {
+		if strings.ContainsAny(p.value, "\n\r\x00") {
+			return fmt.Errorf("%s %q holds a line break or a NUL, which a job script cannot hold", p.name, p.value)
 		}
 	}
 	// --output is a filename pattern: a backslash in it turns its %A and %a off.

@@ -107,6 +107,15 @@ func TestCheck(t *testing.T) {
 		{"backslash in DIR", func(j *Job) { j.OutDir = `/a\b` }, "backslash"},
 		{"line break in an sbatch arg", func(j *Job) { j.SbatchArgs = []string{"--comment=a\nb"} }, "line break"},
 		{"line break in the working directory", func(j *Job) { j.WorkDir = "/a\nb" }, "line break"},
+		// The reviewer's repro: a command after the line break ran in the job.
+		{"line break in DIR", func(j *Job) { j.OutDir = "/inj\ntouch /tmp/PWNED7 #" }, "line break"},
+		{"CR in DIR", func(j *Job) { j.OutDir = "/inj\rx" }, "line break"},
+		{"line break in BENCH", func(j *Job) { j.Bench = "/b\nid.yaml" }, "line break"},
+		{"NUL in the runtime file", func(j *Job) { j.Runtime = "/rt\x00.yaml" }, "NUL"},
+		{"line break in the store", func(j *Job) { j.IntoStore = "/ws\nid" }, "line break"},
+		{"CR in benchy", func(j *Job) { j.Benchy = "/bin/benchy\r" }, "line break"},
+		{"more shards than an Indexed Job takes", func(j *Job) { j.Shards = 100001 }, "at most 100000"},
+		{"the most shards", func(j *Job) { j.Shards = 100000 }, ""},
 	}
 	for _, c := range cases {
 		j := ok

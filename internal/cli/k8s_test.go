@@ -20,6 +20,7 @@ func TestK8sJobFlags(t *testing.T) {
 		{"good", good, nil},
 		{"zero shards", k8sArgs(good, "--shards", "0"), []string{"--shards 0: needs 1 or more"}},
 		{"negative shards", k8sArgs(good, "--shards", "-2"), []string{"--shards -2: needs 1 or more"}},
+		{"more shards than an Indexed Job takes", k8sArgs(good, "--shards", "100001"), []string{"--shards 100001: at most 100000"}},
 		{"shards not a number", k8sArgs(good, "--shards", "four"), []string{`invalid value "four" for flag -shards`}},
 		{"no image", []string{"k8s", "job", "--shards", "3", "--volume-claim", "work", "b.yaml"}, []string{"--image: needed"}},
 		{"no claim, no image", []string{"k8s", "job", "--shards", "3", "b.yaml"}, []string{"--image: needed", "--volume-claim: needed"}},

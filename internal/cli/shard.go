@@ -42,8 +42,12 @@ func (s *shardFlags) given(fs *flag.FlagSet) bool {
 func parseShard(spec string, shards int, getenv func(string) string) (engine.Shard, error) {
 	if spec == "auto" {
 		id, from := getenv("SLURM_ARRAY_TASK_ID"), "SLURM_ARRAY_TASK_ID"
-		if id == "" {
-			id, from = getenv("JOB_COMPLETION_INDEX"), "JOB_COMPLETION_INDEX"
+		if index := getenv("JOB_COMPLETION_INDEX"); id != "" && index != "" {
+			// Which one K is cannot be guessed: a pod that runs sbatch, or a Slurm task
+			// that kept a pod's environment.
+			return engine.Shard{}, fmt.Errorf("--shard auto: both SLURM_ARRAY_TASK_ID (%s) and JOB_COMPLETION_INDEX (%s) are set, so K is ambiguous; pass --shard K/N", id, index)
+		} else if id == "" {
+			id, from = index, "JOB_COMPLETION_INDEX"
 		}
 		if id == "" {
 			return engine.Shard{}, errors.New("--shard auto: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set; pass --shard K/N")
@@ -62,6 +66,9 @@ func parseShard(spec string, shards int, getenv func(string) string) (engine.Sha
 			return engine.Shard{}, fmt.Errorf("--shard auto with %s: pass --shards N", from)
 		}
 		s := engine.Shard{K: k, N: n}
+		if n > engine.MaxShards {
+			return engine.Shard{}, fmt.Errorf("--shard auto: %d shards: N is at most %d, the most a Kubernetes Indexed Job takes", n, engine.MaxShards)
+		}
 		if s.Check() != nil || n < 1 {
 			return engine.Shard{}, fmt.Errorf("--shard auto: %s=%d is not a shard of %d (K counts from 0, below N); pass --shards N", from, k, n)
 		}
@@ -71,6 +78,9 @@ func parseShard(spec string, shards int, getenv func(string) string) (engine.Sha
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
 	s := engine.Shard{K: k, N: n}
+	if ok && err1 == nil && err2 == nil && n > engine.MaxShards {
+		return engine.Shard{}, fmt.Errorf("--shard %q: N is at most %d, the most a Kubernetes Indexed Job takes", spec, engine.MaxShards)
+	}
 	if !ok || err1 != nil || err2 != nil || n < 1 || s.Check() != nil {
 		return engine.Shard{}, fmt.Errorf("--shard %q: want K/N with 0 ≤ K < N (K counts from 0), or auto", spec)
 	}

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/engine"
+)
+
+// TestParseShard: --shard K/N and auto, their bound on N (a merge of 10^12 shards ran out
+// of memory) and the environment auto reads, both a Slurm task's and a pod's at once being
+// refused as ambiguous.
+func TestParseShard(t *testing.T) {
+	cases := []struct {
+		name   string
+		spec   string
+		shards int
+		env    map[string]string
+		want   engine.Shard
+		err    string // "" for none
+	}{
+		{"K/N", "2/4", 0, nil, engine.Shard{K: 2, N: 4}, ""},
+		{"the most shards", "0/100000", 0, nil, engine.Shard{K: 0, N: 100000}, ""},
+		{"too many shards", "0/100001", 0, nil, engine.Shard{}, "at most 100000"},
+		{"far too many shards", "0/1000000000000", 0, nil, engine.Shard{}, "at most 100000"},
+		{"K past N", "4/4", 0, nil, engine.Shard{}, "want K/N"},
+		{"auto from Slurm", "auto", 4, map[string]string{"SLURM_ARRAY_TASK_ID": "3"}, engine.Shard{K: 3, N: 4}, ""},
+		{"auto from a pod", "auto", 4, map[string]string{"JOB_COMPLETION_INDEX": "1"}, engine.Shard{K: 1, N: 4}, ""},
+		{"auto from Slurm's count", "auto", 0, map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"}, engine.Shard{K: 1, N: 2}, ""},
+		{"auto, both set", "auto", 4, map[string]string{"SLURM_ARRAY_TASK_ID": "1", "JOB_COMPLETION_INDEX": "2"}, engine.Shard{}, "ambiguous"},
+		{"auto, too many shards", "auto", 100001, map[string]string{"JOB_COMPLETION_INDEX": "2"}, engine.Shard{}, "at most 100000"},
+		{"auto, nothing set", "auto", 4, nil, engine.Shard{}, "neither"},
+	}
+	for _, c := range cases {
+		got, err := parseShard(c.spec, c.shards, func(k string) string { return c.env[k] })
+		if c.err == "" && (err != nil || got != c.want) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: %v, %v; want %v, %q", c.name, got, err, c.want, c.err)
+		}
+	}
+}

@@ -518,16 +518,14 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	}
 	res.Status = StatusValid
 	res.FieldScores = make([]FieldScore, len(r.b.Scoring.Dimensions))
-	sum := 0.0
 	for i, dim := range r.b.Scoring.Dimensions {
 		c := 0.0
 		if equal(dim.Type, leaf(got, dim.Path), leaf(ex.expected, dim.Path)) {
 			c = 1
 		}
 		res.FieldScores[i] = FieldScore{Path: dim.Path, Score: c, Weight: dim.Weight}
-		sum += dim.Weight / r.scale * c
 	}
-	s := sum / r.weights
+	s := weightedMean(res.FieldScores, r.weights, r.scale)
 	res.Score, res.Contribution = &s, s
 	return res
 }

@@ -2,6 +2,8 @@ package shard
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +13,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/benchy-eval/benchy/engine"
@@ -40,13 +41,7 @@ type Missing struct {
 	Why   string // "missing", "incomplete", or what is wrong with its journal
 }
 
-func (u *Unfinished) Error() string {
-	var parts []string
-	for _, m := range u.Shards {
-		parts = append(parts, fmt.Sprintf("shard %s %s", m.Shard, m.Why))
-	}
-	return strings.Join(parts, "; ")
-}
+func (u *Unfinished) Error() string { return Summary(u.Shards) }
 
 var shardName = regexp.MustCompile(`^shard-(\d+)-of-(\d+)$`)
 
@@ -66,7 +61,10 @@ func Open(dir string) (*Set, error) {
 			continue
 		}
 		k, _ := strconv.Atoi(m[1])
-		nn, _ := strconv.Atoi(m[2])
+		nn, err := strconv.Atoi(m[2])
+		if err != nil || nn > engine.MaxShards {
+			return nil, fmt.Errorf("%s holds %s: a run has at most %d shards", dir, e.Name(), engine.MaxShards)
+		}
 		if n != 0 && nn != n {
 			return nil, fmt.Errorf("%s holds shards of %d and of %d: the shards of several runs; give each run its own folder", dir, n, nn)
 		}
@@ -210,7 +208,7 @@ func (l *Lines) long(k int, head []byte) ([]byte, error) {
 
 func (l *Lines) bad(k int, why string) error {
 	s := engine.Shard{K: k, N: len(l.rs)}
-	return &Unfinished{Dir: l.set.Dir, Shards: []Missing{{s, "has a damaged journal: " + JournalFile + " " + why}}}
+	return &Unfinished{Dir: l.set.Dir, Shards: []Missing{{s, damagedPrefix + JournalFile + " " + why}}}
 }
 
 // Close closes the journals.
@@ -252,6 +250,7 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 	defer l.Close()
 	first := s.Manifests[0]
 	totals := engine.NewTotals(s.IR, first.Total)
+	scored := engine.NewScoreCheck(s.IR) // totals trust each line's numbers: an edited one is refused
 	for {
 		line, err := l.Next()
 		if errors.Is(err, io.EOF) {
@@ -264,6 +263,10 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 		if err := json.Unmarshal(line, &res); err != nil {
 			return nil, l.bad((l.i-1)%len(l.rs), fmt.Sprintf("line of example %d: %v", l.i-1, err))
 		}
+		if err := scored.Check(&res); err != nil {
+			k := (l.i - 1) % len(l.rs)
+			return nil, l.bad(k, fmt.Sprintf("line %d does not score as the benchmark does (%v): it was edited; remove it and re-run the shard", (l.i-1)/len(l.rs)+1, err))
+		}
 		totals.Add(&res)
 		if each != nil {
 			if err := each(&res); err != nil {
@@ -274,10 +277,9 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 	head := engine.Report{IRHash: first.IRHash, BenchmarkHash: first.BenchmarkHash, DatasetDigest: first.DatasetDigest,
 		AISystem: s.IR.AISystem, System: first.System, Binding: first.Binding, Limit: first.Limit}
 	var startedAt, finishedAt time.Time
+	head.Shards = s.ShardRuns()
 	for _, m := range s.Manifests {
 		head.Concurrency += m.Concurrency
-		head.Shards = append(head.Shards, engine.ShardRun{Shard: m.Shard().String(), Examples: m.Examples,
-			StartedAt: m.StartedAt, FinishedAt: m.FinishedAt, Concurrency: m.Concurrency})
 		if t, err := time.Parse(time.RFC3339Nano, m.StartedAt); err == nil && (startedAt.IsZero() || t.Before(startedAt)) {
 			startedAt, head.StartedAt = t, m.StartedAt
 		}
@@ -297,4 +299,25 @@ func (s *Set) WriteDocument(w io.Writer, rep *engine.Report) error {
 	}
 	defer l.Close()
 	return engine.WriteDocument(w, rep, &reader{l: l})
+}
+
+// ShardRuns is the shards of the set as the merged report lists them.
+func (s *Set) ShardRuns() []engine.ShardRun {
+	var runs []engine.ShardRun
+	for _, m := range s.Manifests {
+		runs = append(runs, engine.ShardRun{Shard: m.Shard().String(), Examples: m.Examples,
+			StartedAt: m.StartedAt, FinishedAt: m.FinishedAt, Concurrency: m.Concurrency})
+	}
+	return runs
+}
+
+// Identity is what tells one merge's shards from another's, as a merged report lists them
+// (ShardRuns): each shard's K/N, examples, start and end. Shards run again end later, so
+// they are another merge; the same shards merged twice are one.
+func Identity(shards []engine.ShardRun) string {
+	h := sha256.New()
+	for _, r := range shards {
+		fmt.Fprintf(h, "%q %d %q %q\n", r.Shard, r.Examples, r.StartedAt, r.FinishedAt)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

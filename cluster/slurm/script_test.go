@@ -131,4 +131,21 @@ func TestCheck(t *testing.T) {
 	if got, _ := Tasks(4, []int{1, 3}); got != "1,3" {
 		t.Errorf("Tasks(4, [1 3]) = %q", got)
 	}
+	// Runs of shards are ranges: an --array of 10^5 numbers is more than sbatch takes.
+	if got, _ := Tasks(5, []int{3, 1, 2, 2, 0, 4}); got != "0-4" {
+		t.Errorf("Tasks(5, [3 1 2 2 0 4]) = %q", got)
+	}
+	if got, _ := Tasks(6, []int{5, 0, 2, 3}); got != "0,2-3,5" {
+		t.Errorf("Tasks(6, [5 0 2 3]) = %q", got)
+	}
+	most := make([]int, 0, 99999)
+	for k := 1; k < 100000; k++ {
+		most = append(most, k)
+	}
+	if got, _ := Tasks(100000, most); got != "1-99999" {
+		t.Errorf("Tasks(100000, 1…99999) = %.40q", got)
+	}
+	if _, err := Tasks(4, []int{2, 3, 4}); err == nil {
+		t.Error("Tasks(4, [2 3 4]) is no error")
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,17 +28,32 @@ type Submission struct {
 	Submitted time.Time `json:"submitted"`
 }
 
-// Tasks is the --array list of the shards in only, or of all N when only is empty.
+// Tasks is the --array list of the shards in only (runs of them as ranges: sbatch takes an
+// --array of a few words, not 10^5), or of all N when only is empty.
 func Tasks(n int, only []int) (string, error) {
 	if len(only) == 0 {
 		return fmt.Sprintf("0-%d", n-1), nil
 	}
-	s := make([]string, len(only))
-	for i, k := range only {
+	only = slices.Sorted(slices.Values(only))
+	var s []string
+	for i := 0; i < len(only); {
+		k := only[i]
 		if k < 0 || k >= n {
 			return "", fmt.Errorf("shard %d is not one of 0 to %d", k, n-1)
 		}
-		s[i] = strconv.Itoa(k)
+		j := i + 1 // past the run of shards that follow k, each once
+		for j < len(only) && only[j] <= only[j-1]+1 {
+			j++
+		}
+		if last := only[j-1]; last > k {
+			if last >= n {
+				return "", fmt.Errorf("shard %d is not one of 0 to %d", last, n-1)
+			}
+			s = append(s, fmt.Sprintf("%d-%d", k, last))
+		} else {
+			s = append(s, strconv.Itoa(k))
+		}
+		i = j
 	}
 	return strings.Join(s, ","), nil
 }

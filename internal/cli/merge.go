@@ -38,9 +38,9 @@ func runMerge(e *env, args []string) int {
 		return ExitFail
 	}
 	var st *store.Store
-	runID := ""
+	runID, stored, already := "", "", false
 	if *into != "" {
-		st, runID, err = openMergeStore(*into, set)
+		st, runID, stored, already, err = openMergeStore(*into, set)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "benchy merge: --into-store %s: %v\n", *into, err)
 			return ExitFail
@@ -48,6 +48,19 @@ func runMerge(e *env, args []string) int {
 		defer st.Close()
 	}
 	var rep *engine.Report
+	if already { // these shards were merged into it before: the document again, no twin run
+		rep, err = set.Report(nil)
+		if err == nil {
+			err = writeMerged(*out, set, rep, runID)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
+			return ExitFail
+		}
+		fmt.Fprintf(e.stderr, "merged %s of %s: already recorded as run %s in %s\n", count(set.N, "shard"), dir, runID, stored)
+		printSummary(e.stderr, rep, *out)
+		return ExitOK
+	}
 	if st != nil {
 		rep, err = workspace.MergeInto(st, runID, set) // the server's cluster executor merges so too
 	} else {
@@ -73,7 +86,7 @@ func runMerge(e *env, args []string) int {
 	fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
 	printSummary(e.stderr, rep, *out)
 	if st != nil {
-		fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, storePath(*into))
+		fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, stored)
 	}
 	return ExitOK
 }
@@ -87,8 +100,24 @@ func printUnfinished(w io.Writer, set *shard.Set, un *shard.Unfinished) {
 		}
 	}
 	fmt.Fprintf(w, "benchy merge: %s not ready: %s\n", un.Dir, un.Error())
-	for _, m := range un.Shards {
-		fmt.Fprintf(w, "  re-run shard %s: benchy run %s --shard %s --out-dir %s\n", m.Shard, bench, m.Shard, shellQuote(un.Dir))
+	dir := shellQuote(un.Dir)
+	runs := shard.Runs(un.Shards)
+	for i, r := range runs {
+		if i == shard.MaxRuns {
+			fmt.Fprintf(w, "  and %d more runs of shards: benchy slurm status %s (or benchy merge again once these ran) lists them\n", len(runs)-shard.MaxRuns, dir)
+			break
+		}
+		// A damaged journal is refused by its shard's run as by the merge: it goes first.
+		rm := ""
+		if r.Damaged {
+			rm = "rm " + shellQuote(filepath.Join(un.Dir, shard.Dir("", engine.Shard{K: r.From, N: r.N}), shard.JournalFile)) + " && "
+		}
+		if r.Single() {
+			fmt.Fprintf(w, "  re-run shard %d/%d: %sbenchy run %s --shard %d/%d --out-dir %s\n", r.From, r.N, rm, bench, r.From, r.N, dir)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: re-run them with benchy slurm submit %s --shards %d --out-dir %s --only %s, or one by one with benchy run %s --shard K/%d --out-dir %s\n",
+			r, bench, r.N, dir, r.Range(), bench, r.N, dir)
 	}
 }
 
@@ -100,13 +129,15 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// openMergeStore creates the merged run in the store of workspace ws, running with its
-// total and dataset known, its identities those of the shards.
-func openMergeStore(ws string, set *shard.Set) (*store.Store, string, error) {
+// openMergeStore creates the merged run in the store of workspace ws (the workspace ws is
+// in, as benchy finds it), running with its total and dataset known, its identities those
+// of the shards. It returns the store file it opened, and when the same shards were merged
+// into it before (workspace.Merged), that run with already true and no new run.
+func openMergeStore(ws string, set *shard.Set) (st *store.Store, runID, file string, already bool, err error) {
 	m := set.Manifests[0]
 	abs, err := filepath.Abs(ws)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", false, err
 	}
 	if found, ok := workspace.Find(abs); ok && found != "" {
 		abs = found
@@ -115,9 +146,16 @@ func openMergeStore(ws string, set *shard.Set) (*store.Store, string, error) {
 	if rel, err := filepath.Rel(abs, bench); err == nil && filepath.IsAbs(bench) && !strings.HasPrefix(rel, "..") {
 		bench = filepath.ToSlash(rel)
 	}
-	st, err := store.Open(storePath(abs))
-	if err != nil {
-		return nil, "", err
+	file = storePath(abs)
+	if st, err = store.Open(file); err != nil {
+		return nil, "", "", false, err
+	}
+	if runID, err = workspace.Merged(st, set); err != nil || runID != "" {
+		if err != nil {
+			st.Close()
+			return nil, "", "", false, err
+		}
+		return st, runID, file, true, nil
 	}
 	run, err := st.CreateRun(store.RunSpec{Benchmark: bench, IR: set.Canonical, IRHash: m.IRHash, AISystem: set.IR.AISystem, Binding: m.Binding,
 		Options: store.Options{Limit: m.Limit, Concurrency: max(1, m.Concurrency)}, BenchmarkHash: m.BenchmarkHash, System: m.System})
@@ -129,9 +167,9 @@ func openMergeStore(ws string, set *shard.Set) (*store.Store, string, error) {
 	}
 	if err != nil {
 		st.Close()
-		return nil, "", err
+		return nil, "", "", false, err
 	}
-	return st, run.ID, nil
+	return st, run.ID, file, false, nil
 }
 
 // writeMerged writes the merged document to out, whole or not at all.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -35,6 +36,20 @@ func TestParseShard(t *testing.T) {
 		got, err := parseShard(c.spec, c.shards, func(k string) string { return c.env[k] })
 		if c.err == "" && (err != nil || got != c.want) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%s: %v, %v; want %v, %q", c.name, got, err, c.want, c.err)
+		}
+	}
+}
+
+// TestShardList: --only takes shard numbers and the ranges benchy merge names ("1-99999").
+func TestShardList(t *testing.T) {
+	var s shardList
+	if err := s.Set("0,3-5"); err != nil || fmt.Sprint(s) != "[0 3 4 5]" {
+		t.Errorf("0,3-5: %v %v", s, err)
+	}
+	for _, bad := range []string{"x", "-1", "5-3", "0-100000", "1-"} {
+		var s shardList
+		if err := s.Set(bad); err == nil {
+			t.Errorf("%q: no error, %v", bad, s)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/benchy-eval/benchy/cluster/slurm"
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // runSlurm is benchy slurm: a sharded run as a Slurm array job with a merge job after it
@@ -73,11 +74,18 @@ type shardList []int
 func (s *shardList) String() string { return fmt.Sprint([]int(*s)) }
 func (s *shardList) Set(v string) error {
 	for _, f := range strings.Split(v, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 0 {
-			return fmt.Errorf("%q is not a shard number", f)
+		from, to, isRange := strings.Cut(strings.TrimSpace(f), "-") // "1-99999", as benchy merge names a run of shards
+		if !isRange {
+			to = from
 		}
-		*s = append(*s, k)
+		a, err1 := strconv.Atoi(from)
+		b, err2 := strconv.Atoi(to)
+		if err1 != nil || err2 != nil || a < 0 || b < a || b >= engine.MaxShards {
+			return fmt.Errorf("%q is not a shard number or a range of them (K or K-L, below %d)", f, engine.MaxShards)
+		}
+		for k := a; k <= b; k++ {
+			*s = append(*s, k)
+		}
 	}
 	return nil
 }
@@ -94,7 +102,7 @@ func slurmSubmit(e *env, args []string) int {
 	intoStore := fs.String("into-store", "", "benchy merge --into-store `WORKSPACE`: the merge job records the run in that workspace's store")
 	limit := fs.Int("limit", 0, "benchy run --limit N for every shard: only the first N examples (0: all)")
 	var only shardList
-	fs.Var(&only, "only", "submit only these shards' tasks (`K,...`), e.g. one that failed or was cancelled, and a merge job after them")
+	fs.Var(&only, "only", "submit only these shards' tasks (`K,...`, each K or a range K-L), e.g. one that failed or was cancelled, and a merge job after them")
 	pos, code, ok := parseArgs(e, fs, args, 1, "BENCHMARK")
 	if !ok {
 		return code

@@ -1,0 +1,70 @@
+package shard
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxRuns is the most runs of shards a report of missing shards names one by one: a run
+// of 10^5 shards missing is one line, not 10^5.
+const MaxRuns = 20
+
+// damagedPrefix begins the Why of a shard whose journal a merge cannot read; its run
+// refuses the journal too, so it is to be removed before the shard runs again.
+const damagedPrefix = "has a damaged journal: "
+
+// Damaged reports whether m's journal is damaged (not merely short): to run it again its
+// journal is to be removed first.
+func (m Missing) Damaged() bool { return strings.HasPrefix(m.Why, damagedPrefix) }
+
+// Run is shards From to To (by K) of N, one after another, missing for one reason.
+type Run struct {
+	From, To, N int
+	Why         string
+	Damaged     bool
+}
+
+// Single reports whether r is one shard.
+func (r Run) Single() bool { return r.From == r.To }
+
+// Range is r's shards as --only and sbatch --array take them: "3" or "1-99999".
+func (r Run) Range() string {
+	if r.Single() {
+		return fmt.Sprint(r.From)
+	}
+	return fmt.Sprintf("%d-%d", r.From, r.To)
+}
+
+func (r Run) String() string {
+	if r.Single() {
+		return fmt.Sprintf("shard %d/%d %s", r.From, r.N, r.Why)
+	}
+	return fmt.Sprintf("shards %d–%d of %d %s", r.From, r.To, r.N, r.Why)
+}
+
+// Runs groups ms (by K) into runs of consecutive shards missing for the same reason.
+func Runs(ms []Missing) []Run {
+	var runs []Run
+	for _, m := range ms {
+		if n := len(runs); n > 0 && runs[n-1].To+1 == m.Shard.K && runs[n-1].Why == m.Why {
+			runs[n-1].To = m.Shard.K
+			continue
+		}
+		runs = append(runs, Run{From: m.Shard.K, To: m.Shard.K, N: m.Shard.N, Why: m.Why, Damaged: m.Damaged()})
+	}
+	return runs
+}
+
+// Summary is ms as runs of shards, at most MaxRuns of them, then how many more.
+func Summary(ms []Missing) string {
+	runs := Runs(ms)
+	var parts []string
+	for i, r := range runs {
+		if i == MaxRuns {
+			parts = append(parts, fmt.Sprintf("and %d more runs of shards", len(runs)-MaxRuns))
+			break
+		}
+		parts = append(parts, r.String())
+	}
+	return strings.Join(parts, "; ")
+}

@@ -71,8 +71,12 @@ type Progress struct {
 	K, N     int
 	Started  bool // its manifest is there: the task began and checked the dataset
 	Examples int  // the shard's examples, from its manifest
-	Done     int  // complete lines in its journal: examples evaluated
+	Done     int  // complete lines in its journal: examples evaluated, at most Examples
 	Complete bool // its manifest says it ended with every example
+	// Lines is the journal's complete lines; more than Examples is a damaged journal (two
+	// runs of the shard wrote it), which the merge refuses.
+	Lines   int
+	Damaged bool
 }
 
 // Shards reads the progress of each of DIR's N shards from their manifests and journals.
@@ -92,7 +96,10 @@ func Shards(dir string, n int) ([]Progress, error) {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		p.Done = done
+		p.Lines, p.Done = done, done
+		if p.Started && done > p.Examples {
+			p.Done, p.Damaged = p.Examples, true
+		}
 		out[k] = p
 	}
 	return out, nil

@@ -83,6 +83,10 @@ func Submit(ctx context.Context, j Job, only []int) (Submission, error) {
 		return Submission{}, err
 	case rec.Shards != j.Shards:
 		return Submission{}, fmt.Errorf("%s was submitted with --shards %d, not %d: a shard's examples depend on N, so its journals cannot be mixed; use another --out-dir", j.OutDir, rec.Shards, j.Shards)
+	default:
+		if err := rec.idle(ctx, j.OutDir); err != nil {
+			return Submission{}, err
+		}
 	}
 	if err := os.MkdirAll(j.Dir(), 0o755); err != nil {
 		return Submission{}, err
@@ -106,6 +110,26 @@ func Submit(ctx context.Context, j Job, only []int) (Submission, error) {
 		err = werr
 	}
 	return sub, err
+}
+
+// idle says which array submitted from dir before has a task that has not ended, or nil:
+// a second task of one shard would write its journal while the first does (the journal's
+// lock refuses the second, but as a failed task, after the fact).
+func (r Record) idle(ctx context.Context, dir string) error {
+	var arrays []string
+	for _, s := range r.Submissions {
+		arrays = append(arrays, s.Array)
+	}
+	tasks, err := Queue(ctx, arrays)
+	if err != nil {
+		return fmt.Errorf("checking that the jobs submitted from %s before have ended: %w", dir, err)
+	}
+	for _, t := range tasks {
+		if !Ended(t.State) {
+			return fmt.Errorf("array %s is still running (task %s %s): wait for it to end or benchy slurm cancel %s", t.Array, t.ID, t.State, dir)
+		}
+	}
+	return nil
 }
 
 // sbatch submits a script and returns its job id.

@@ -105,6 +105,15 @@ func TestCancel(t *testing.T) {
 	c.WaitFor(t, sub.Array, 30*time.Second, func(s map[string]string) bool {
 		return s[sub.Array+"_0"] == "RUNNING" && s[sub.Array+"_1"] == "RUNNING"
 	})
+	// A second task of one shard would run beside the first: refused, nothing submitted.
+	for _, only := range [][]int{{1}, nil} {
+		if again, err := Submit(ctx, j, only); err == nil || !strings.Contains(err.Error(), "array "+sub.Array+" is still running") || again.Array != "" {
+			t.Errorf("Submit --only %v while the array runs: %v %+v", only, err, again)
+		}
+	}
+	if rec, _ := ReadRecord(j.OutDir); len(rec.Submissions) != 1 {
+		t.Errorf("jobs.json after the refused submissions: %+v", rec)
+	}
 	ids, err := Cancel(ctx, j.OutDir)
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("Cancel: %v %v", ids, err)
@@ -123,6 +132,13 @@ func TestCancel(t *testing.T) {
 	if _, err := Cancel(ctx, dir); err == nil || !strings.Contains(err.Error(), "no job was submitted") {
 		t.Errorf("Cancel of a DIR without jobs: %v", err)
 	}
+	// Once the array has ended, a shard is submitted again.
+	again, err := Submit(ctx, j, []int{1})
+	if err != nil {
+		t.Fatalf("Submit --only 1 once the array ended: %v", err)
+	}
+	Cancel(ctx, j.OutDir)
+	c.Wait(t, again.Merge, 30*time.Second)
 }
 
 func readFile(t *testing.T, path string) string {

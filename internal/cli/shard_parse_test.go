@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-eval/benchy/cluster/slurm"
 	"github.com/benchy-eval/benchy/engine"
 )
 
@@ -50,6 +51,26 @@ func TestShardList(t *testing.T) {
 		var s shardList
 		if err := s.Set(bad); err == nil {
 			t.Errorf("%q: no error, %v", bad, s)
+		}
+	}
+}
+
+// TestShardState: benchy slurm status says a journal with more lines than its shard's
+// examples is damaged, and what to remove, rather than "4 of 2, complete".
+func TestShardState(t *testing.T) {
+	cases := []struct {
+		p    slurm.Progress
+		want string
+	}{
+		{slurm.Progress{K: 0, N: 2}, "missing: not started"},
+		{slurm.Progress{K: 0, N: 2, Started: true, Examples: 2, Done: 1, Lines: 1}, "1 of 2"},
+		{slurm.Progress{K: 0, N: 2, Started: true, Examples: 2, Done: 2, Lines: 2, Complete: true}, "2 of 2, complete"},
+		{slurm.Progress{K: 1, N: 2, Started: true, Examples: 2, Done: 2, Lines: 4, Complete: true, Damaged: true},
+			"damaged: its journal has 4 lines for 2 examples; remove out/shard-1-of-2/results.jsonl and run it again"},
+	}
+	for _, c := range cases {
+		if got := shardState("out", c.p); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchy-eval/benchy/cluster/slurm"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/shard"
 )
 
 // runSlurm is benchy slurm: a sharded run as a Slurm array job with a merge job after it
@@ -191,17 +192,10 @@ func slurmStatus(e *env, args []string) int {
 	fmt.Fprintln(w, "\nSHARD\tEXAMPLES")
 	var missing []string
 	for _, p := range st.Shards {
-		var state string
-		switch {
-		case !p.Started:
-			state = "missing: not started"
+		if !p.Started {
 			missing = append(missing, strconv.Itoa(p.K))
-		case p.Complete:
-			state = fmt.Sprintf("%d of %d, complete", p.Done, p.Examples)
-		default:
-			state = fmt.Sprintf("%d of %d", p.Done, p.Examples)
 		}
-		fmt.Fprintf(w, "%d/%d\t%s\n", p.K, p.N, state)
+		fmt.Fprintf(w, "%d/%d\t%s\n", p.K, p.N, shardState(pos[0], p))
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "\nmissing shards: %s (once the array ended: benchy slurm submit ... --only %s)\n", strings.Join(missing, ","), strings.Join(missing, ","))
@@ -210,6 +204,21 @@ func slurmStatus(e *env, args []string) int {
 		fmt.Fprintf(w, "merged: %s\n", shellArg(filepath.Join(pos[0], slurm.Results)))
 	}
 	return ExitOK
+}
+
+// shardState is a shard's line of benchy slurm status: how many of its examples its
+// journal holds, never more than it has.
+func shardState(dir string, p slurm.Progress) string {
+	switch {
+	case !p.Started:
+		return "missing: not started"
+	case p.Damaged:
+		return fmt.Sprintf("damaged: its journal has %d lines for %d examples; remove %s and run it again", p.Lines, p.Examples,
+			shellArg(filepath.Join(shard.Dir(dir, engine.Shard{K: p.K, N: p.N}), shard.JournalFile)))
+	case p.Complete:
+		return fmt.Sprintf("%d of %d, complete", p.Done, p.Examples)
+	}
+	return fmt.Sprintf("%d of %d", p.Done, p.Examples)
 }
 
 func orNone(s string) string {

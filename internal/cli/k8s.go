@@ -116,7 +116,11 @@ func runK8sWait(e *env, args []string) int {
 		for _, m := range pending {
 			parts = append(parts, m.Shard.String()+" "+m.Why)
 		}
-		fmt.Fprintf(e.stderr, "benchy k8s wait: %d of %d shards complete; waiting for %s\n", *n-len(pending), *n, strings.Join(parts, ", "))
+		waiting := strings.Join(parts, ", ")
+		if len(pending) > shard.MaxRuns { // 10^5 shards pending: runs of them, not one line of 10^5
+			waiting = shard.Summary(pending)
+		}
+		fmt.Fprintf(e.stderr, "benchy k8s wait: %d of %d shards complete; waiting for %s\n", *n-len(pending), *n, waiting)
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy k8s wait: %v\n", err)

@@ -62,3 +62,15 @@ func k8sArgs(args []string, flag, value string) []string {
 	out := append([]string{}, args[:len(args)-1]...)
 	return append(out, flag, value, args[len(args)-1])
 }
+
+// TestK8sWaitSummary: benchy k8s wait names a long list of pending shards as runs (of 10^5
+// shards it printed one line of 10^5), a short one shard by shard.
+func TestK8sWaitSummary(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ n, want string }{{"25", "waiting for shards 0–24 of 25 missing\n"}, {"2", "waiting for 0/2 missing, 1/2 missing\n"}} {
+		code, _, stderr := run(t, "", "k8s", "wait", "--shards", c.n, "--timeout", "50ms", dir)
+		if code != cli.ExitFail || !strings.Contains(stderr, c.want) {
+			t.Errorf("--shards %s: exit %d\n%s", c.n, code, stderr)
+		}
+	}
+}

@@ -27,6 +27,10 @@ func runMerge(e *env, args []string) int {
 		return code
 	}
 	dir := pos[0]
+	if why := mergeOutClash(*out, dir, *into); why != "" { // before any work
+		fmt.Fprintf(e.stderr, "benchy merge: %s\n", why)
+		return ExitUsage
+	}
 	set, err := shard.Open(dir)
 	var un *shard.Unfinished
 	if errors.As(err, &un) {
@@ -201,3 +205,24 @@ func writeMerged(out string, set *shard.Set, rep *engine.Report, runID string) e
 	}
 	return syncDir(filepath.Dir(out))
 }
+
+// mergeOutClash says why -o cannot be written, or "": a device, FIFO or folder (written
+// through a file beside it and renamed over it, /dev/null itself would be replaced), a
+// missing folder, a shard's own journal or manifest, or a file of the store the merge
+// records into.
+func mergeOutClash(out, dir, into string) string {
+	var files []guarded
+	shards, _ := filepath.Glob(filepath.Join(dir, "shard-*-of-*", "*"))
+	for _, f := range shards {
+		files = append(files, guarded{f, "a file of shard folder " + filepath.Dir(f)})
+	}
+	ws, _ := workspace.Find(filepath.Dir(out))
+	files = append(files, storeFiles(ws)...)
+	if into != "" {
+		if iws, _ := workspace.Find(into); iws != "" {
+			files = append(files, storeFiles(iws)...)
+		}
+	}
+	return writeClash("-o", out, ws, files)
+}
+

@@ -225,4 +225,3 @@ func mergeOutClash(out, dir, into string) string {
 	}
 	return writeClash("-o", out, ws, files)
 }
-

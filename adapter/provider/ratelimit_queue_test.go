@@ -90,7 +90,7 @@ func TestRetryKeepsItsPlace(t *testing.T) {
 	if _, err := l.enter(context.Background(), 1, true, &early); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 500*time.Millisecond {
+	if d := time.Since(start); d > 800*time.Millisecond { // the hold is 1s: a retry behind it waits that long
 		t.Errorf("the retry waited %v behind a request that asked after it", d)
 	}
 	late := uint64(0)
@@ -131,7 +131,9 @@ func TestLatencyCountsRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms := out.(*engine.Answer).Usage.LatencyMS
-	if took := time.Since(start); took < 600*time.Millisecond || ms < 150 || ms > 450 {
+	// Judged against the time the call took, not a fixed bound, so that a loaded machine's
+	// slow replies do not fail it: the 500ms hold (less 100ms of slack) is outside latency_ms.
+	if took := time.Since(start); took < 600*time.Millisecond || ms < 150 || ms > float64(took.Milliseconds())-400 {
 		t.Errorf("took %v, latency_ms %v; want the 500ms hold left out and the 150ms before the retry in", took, ms)
 	}
 }

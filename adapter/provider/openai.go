@@ -285,7 +285,16 @@ type oaReply struct {
 // reply reads the first choice: a refusal, a reply cut off at the token limit or one the
 // content filter stopped, and text with no JSON object are invalid_output; the JSON object
 // the text holds is the output.
-func (o openAI) reply(body []byte, _ string) (any, *engine.Usage, *engine.Failure) {
+func (o openAI) reply(body []byte, mode string) (any, *engine.Usage, *engine.Failure) {
+	if out, usage, f, ok := o.quickReply(body); ok {
+		return out, usage, f
+	}
+	return o.fullReply(body, mode)
+}
+
+// fullReply is reply through encoding/json: every shape a server may send, the strict
+// check of the whole body apart.
+func (o openAI) fullReply(body []byte, _ string) (any, *engine.Usage, *engine.Failure) {
 	var r oaReply
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, unreported(), engine.ExecutionError(diag.ProviderError, "the reply is not a chat completion: %s", snippet(o.secrets, body))

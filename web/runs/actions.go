@@ -51,6 +51,10 @@ func (p *Page) onStart(ctx app.Context, e app.Event) {
 		p.runErr = err
 		return
 	}
+	if err = p.modelOptions(&req); err != nil {
+		p.runErr = err
+		return
+	}
 	if p.executor != "" && hasExecutor(p.bindings.Value.Executors, p.executor) {
 		req.Executor = p.executor
 		if req.Shards, err = positive(p.shards, "the shards"); err != nil {

@@ -28,10 +28,13 @@ type Page struct {
 	concurrency string
 	executor    string // "" this machine, else an executor of the runtime file (cluster.go)
 	shards      string // a cluster run's shards, as typed; empty for the executor's
-	starting    bool
-	runErr      error  // of the last start, cancel or resume
-	note        string // what the last cancel or resume did, when it succeeded
-	notRun      notRun // the systems the last start left out
+	// cache, startCost and startTokens are a model run's response cache mode and budget
+	// for the next start, as typed (model.go); "" for the runtime file's mode, no budget.
+	cache, startCost, startTokens string
+	starting                      bool
+	runErr                        error  // of the last start, cancel or resume
+	note                          string // what the last cancel or resume did, when it succeeded
+	notRun                        notRun // the systems the last start left out
 
 	// maxCost and maxTokens are the larger budget a run its budget stopped is resumed with,
 	// as typed (budget.go); budgetOf is the run they were filled in for.

@@ -141,6 +141,7 @@ func (p *Page) renderSetup() app.UI {
 		app.Input().ID("concurrency").Type("number").Min(1).Max(256).Value(p.concurrency).
 			Title("How many examples the AI-system gets at once").OnInput(p.ValueTo(&p.concurrency)),
 		p.renderExecutor(),
+		p.renderModelOptions(),
 		app.Button().ID("start").Type("submit").Class("primary").Disabled(p.starting || len(choices) == 0).
 			Title(map[bool]string{true: "Check at least one AI-system above", false: "Start a run of each checked AI-system"}[len(choices) == 0]).
 			Text(startLabel(choices, p.starting)),

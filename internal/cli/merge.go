@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -178,32 +177,7 @@ func openMergeStore(ws string, set *shard.Set) (st *store.Store, runID, file str
 
 // writeMerged writes the merged document to out, whole or not at all.
 func writeMerged(out string, set *shard.Set, rep *engine.Report, runID string) error {
-	f, err := tempBeside(out)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	var w io.Writer = f
-	if runID != "" {
-		w, err = withRunID(f, rep, runID)
-	}
-	if err == nil {
-		err = set.WriteDocument(w, rep)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, out)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(out))
+	return writeDocument(out, rep, runID, func(w io.Writer) error { return set.WriteDocument(w, rep) })
 }
 
 // mergeOutClash says why -o cannot be written, or "": a device, FIFO or folder (written

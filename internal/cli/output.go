@@ -354,6 +354,14 @@ func assemble(out, stream string, rep *engine.Report, runID string) error {
 		return err
 	}
 	defer in.Close()
+	return writeDocument(out, rep, runID, func(w io.Writer) error { return engine.WriteDocument(w, rep, in) })
+}
+
+// writeDocument writes the result document write produces (of rep, with runID beside its
+// fields when not "") into a temporary file beside out, synced, then renamed over out and
+// the folder synced: out is always a whole document, the old one or the new. benchy run's
+// document and benchy merge's are written so.
+func writeDocument(out string, rep *engine.Report, runID string, write func(io.Writer) error) error {
 	f, err := tempBeside(out)
 	if err != nil {
 		return err
@@ -364,7 +372,7 @@ func assemble(out, stream string, rep *engine.Report, runID string) error {
 		w, err = withRunID(f, rep, runID)
 	}
 	if err == nil {
-		err = engine.WriteDocument(w, rep, in)
+		err = write(w)
 	}
 	if err == nil {
 		err = f.Sync()

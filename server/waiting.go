@@ -77,13 +77,8 @@ func (m *manager) watch(j *job, stop <-chan struct{}) {
 func wireBatch(b store.Batch) (api.Batch, bool) {
 	var d provider.BatchDetail
 	json.Unmarshal(b.Detail, &d) // a detail that is not one counts nothing
-	out := api.Batch{ID: b.ID, Provider: b.Provider, Kind: b.Kind, State: b.State, Requests: b.Requests, Counts: d.Counts}
-	// OpenAI's request_counts are total, completed and failed; Anthropic's processing,
-	// succeeded, errored, canceled and expired.
-	for _, k := range []string{"completed", "failed", "succeeded", "errored", "canceled", "expired"} {
-		out.Done += d.Counts[k]
-	}
-	out.Done = min(out.Done, b.Requests)
+	out := api.Batch{ID: b.ID, Provider: b.Provider, Kind: b.Kind, State: b.State, Requests: b.Requests, Counts: d.Counts,
+		Done: provider.BatchInfo{Kind: provider.Kind(b.Kind), Requests: b.Requests, Detail: d}.Done()}
 	return out, d.Stored
 }
 

@@ -148,6 +148,22 @@ func (b BatchInfo) Ended() bool {
 	return false
 }
 
+// Done is how many of a batch's requests the provider has finished, one way or another,
+// by its request_counts (OpenAI's completed and failed; Anthropic's succeeded, errored,
+// canceled and expired), at most the requests it holds: what the progress line, benchy
+// runs show and the API say of a batch.
+func (b BatchInfo) Done() int {
+	c := b.Detail.Counts
+	done := c["completed"] + c["failed"]
+	if b.Kind == KindAnthropic {
+		done = c["succeeded"] + c["errored"] + c["canceled"] + c["expired"]
+	}
+	if b.Requests > 0 {
+		done = min(done, b.Requests)
+	}
+	return done
+}
+
 // Has says the batch asks example index.
 func (d BatchDetail) Has(index int) bool {
 	for _, r := range d.Indices {

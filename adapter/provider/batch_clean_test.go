@@ -111,3 +111,25 @@ func decodesToKey(body []byte) bool {
 	}
 	return walk(v)
 }
+
+// TestBatchDone: a batch's finished requests by each provider's request_counts, at most the
+// batch's requests; the other provider's keys count nothing.
+func TestBatchDone(t *testing.T) {
+	for _, c := range []struct {
+		kind     Kind
+		requests int
+		counts   map[string]int
+		want     int
+	}{
+		{KindOpenAI, 500, map[string]int{"total": 500, "completed": 120, "failed": 3}, 123},
+		{KindOpenAI, 500, map[string]int{"succeeded": 7}, 0},
+		{KindAnthropic, 10, map[string]int{"processing": 2, "succeeded": 5, "errored": 1, "canceled": 1, "expired": 1}, 8},
+		{KindAnthropic, 10, map[string]int{"completed": 9}, 0},
+		{KindOpenAI, 3, map[string]int{"completed": 5}, 3},
+		{KindOpenAI, 0, nil, 0},
+	} {
+		if got := (BatchInfo{Kind: c.kind, Requests: c.requests, Detail: BatchDetail{Counts: c.counts}}).Done(); got != c.want {
+			t.Errorf("%s %v of %d: done %d, want %d", c.kind, c.counts, c.requests, got, c.want)
+		}
+	}
+}

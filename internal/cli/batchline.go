@@ -38,13 +38,8 @@ func batchLine(b provider.BatchInfo, rest string) string {
 		return fmt.Sprintf("cancelled batch %s at the provider: its finished requests are kept; %s sends the rest again", b.ID, resume)
 	}
 	line := fmt.Sprintf("batch %s at %s: %s", b.ID, b.Provider, b.State)
-	c := b.Detail.Counts
-	done := c["completed"] + c["failed"] // OpenAI's request_counts
-	if b.Kind == provider.KindAnthropic {
-		done = c["succeeded"] + c["errored"] + c["canceled"] + c["expired"]
-	}
-	if len(c) > 0 || b.Requests > 0 {
-		line += fmt.Sprintf(", %d of %d requests done", done, b.Requests)
+	if len(b.Detail.Counts) > 0 || b.Requests > 0 {
+		line += fmt.Sprintf(", %d of %d requests done", b.Done(), b.Requests)
 	}
 	switch {
 	case b.Detail.Stored:

@@ -7,16 +7,16 @@ package web_test
 // OpenAI-compatible stub (httptest) at the prices of the runtime file.
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/benchy-eval/benchy/api"
+	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
 const costBenchmark = `version: "1.0"
@@ -32,22 +32,34 @@ data: {path: data.jsonl}
 ai-system: {type: model, provider: local, model: m, prompt: prompt.md}
 `
 
+// chatStub is an OpenAI-compatible server that answers every request {"answer": "a"} for
+// 1,000 input and 200 output tokens, counting the requests in asked.
+func chatStub(t *testing.T) (url string, asked *atomic.Int64) {
+	asked = new(atomic.Int64)
+	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":200}}`))
+	}))
+	t.Cleanup(stub.Close)
+	return stub.URL, asked
+}
+
 // costWorkspace is qa.yaml, three questions the stub at url answers for 1,000 input and
-// 200 output tokens each, priced at $2 and $10 per million: $0.0040 an example.
-func costWorkspace(t *testing.T, url string) string {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"qa.yaml":    costBenchmark,
+// 200 output tokens each, priced at $2 and $10 per million: $0.0040 an example. A
+// maxTokens above 0 bounds each reply, as a budget needs.
+func costWorkspace(t *testing.T, url string, maxTokens int) string {
+	bench := costBenchmark
+	if maxTokens > 0 {
+		bench = strings.Replace(bench, "prompt: prompt.md}", fmt.Sprintf("prompt: prompt.md, parameters: {max_tokens: %d}}", maxTokens), 1)
+	}
+	return testkit.WriteFiles(t, t.TempDir(), map[string]string{
+		"qa.yaml":    bench,
 		"prompt.md":  "Answer.\n---user---\n{{q}}\n",
 		"data.jsonl": `{"input": {"q": "one"}, "expected": {"answer": "a"}}` + "\n" + `{"input": {"q": "two"}, "expected": {"answer": "a"}}` + "\n" + `{"input": {"q": "three"}, "expected": {"answer": "b"}}` + "\n",
 		"benchy.runtime.yaml": "providers:\n  local:\n    kind: openai\n    base_url: '" + url + "/v1'\n    max_retries: 0\n" +
 			"    prices: {m: {input_per_mtok: 2, output_per_mtok: 10}}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 // TestBrowserCost16 runs qa.yaml with the cache on, then again from the cache: the second
@@ -55,14 +67,8 @@ func costWorkspace(t *testing.T, url string) string {
 // cache) and 3 hits, 0 misses, and the leaderboard its cost.
 func TestBrowserCost16(t *testing.T) {
 	requireBrowser(t)
-	var asked atomic.Int64
-	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":200}}`))
-	}))
-	defer stub.Close()
-	srv := startServer(t, costWorkspace(t, stub.URL))
+	url, asked := chatStub(t)
+	srv := startServer(t, costWorkspace(t, url, 0))
 	start := func() string {
 		var started api.Started
 		srv.postJSON(t, "/api/runs", `{"benchmark": "qa.yaml", "cache": "use"}`, &started)

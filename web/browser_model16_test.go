@@ -6,12 +6,7 @@ package web_test
 // --cache and --max-cost do.
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,18 +18,8 @@ import (
 // max cost no request fits in: the run ends cancelled at its budget, nothing sent.
 func TestBrowserModelOptions16(t *testing.T) {
 	requireBrowser(t)
-	var asked atomic.Int64
-	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":20}}`))
-	}))
-	defer stub.Close()
-	dir := costWorkspace(t, stub.URL)
-	bounded := strings.Replace(costBenchmark, "prompt: prompt.md}", "prompt: prompt.md, parameters: {max_tokens: 50}}", 1)
-	if err := os.WriteFile(filepath.Join(dir, "qa.yaml"), []byte(bounded), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	url, asked := chatStub(t)
+	dir := costWorkspace(t, url, 50)
 	srv := startServer(t, dir)
 	b := newBrowser(t, 90*time.Second)
 	b.open(srv.URL("/runs?benchmark=qa.yaml"))

@@ -8,12 +8,9 @@ package web_test
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,19 +91,9 @@ func TestBrowserWaiting16Batch(t *testing.T) {
 // budget; resumed with it, the run completes without asking the stub again for the first.
 func TestBrowserBudget16Resume(t *testing.T) {
 	requireBrowser(t)
-	var asked atomic.Int64
-	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"choices":[{"message":{"content":"{\"answer\":\"a\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":200}}`))
-	}))
-	defer stub.Close()
-	dir := costWorkspace(t, stub.URL)
+	url, asked := chatStub(t)
 	// A budget needs each reply bounded: max_tokens 4096, the bound the $0.045 is worked from.
-	bounded := strings.Replace(costBenchmark, "prompt: prompt.md}", "prompt: prompt.md, parameters: {max_tokens: 4096}}", 1)
-	if err := os.WriteFile(filepath.Join(dir, "qa.yaml"), []byte(bounded), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := costWorkspace(t, url, 4096)
 	srv := startServer(t, dir)
 	var started api.Started
 	srv.postJSON(t, "/api/runs", `{"benchmark": "qa.yaml", "concurrency": 1, "max_cost": 0.045}`, &started)

@@ -99,37 +99,29 @@ func printUnfinished(w io.Writer, set *shard.Set, un *shard.Unfinished) {
 	bench := "BENCH"
 	if set != nil {
 		if m := set.Any(); m != nil && m.Benchmark != "" {
-			bench = shellQuote(m.Benchmark)
+			bench = shellArg(m.Benchmark)
 		}
 	}
 	fmt.Fprintf(w, "benchy merge: %s not ready: %s\n", un.Dir, un.Error())
-	dir := shellQuote(un.Dir)
+	dir, prog := shellArg(un.Dir), shellArg(invokedAs()) // the commands as the user may type them again
 	runs := shard.Runs(un.Shards)
 	for i, r := range runs {
 		if i == shard.MaxRuns {
-			fmt.Fprintf(w, "  and %d more runs of shards: benchy slurm status %s (or benchy merge again once these ran) lists them\n", len(runs)-shard.MaxRuns, dir)
+			fmt.Fprintf(w, "  and %d more runs of shards: %s slurm status %s (or %s merge again once these ran) lists them\n", len(runs)-shard.MaxRuns, prog, dir, prog)
 			break
 		}
 		// A damaged journal is refused by its shard's run as by the merge: it goes first.
 		rm := ""
 		if r.Damaged {
-			rm = "rm " + shellQuote(filepath.Join(un.Dir, shard.Dir("", engine.Shard{K: r.From, N: r.N}), shard.JournalFile)) + " && "
+			rm = "rm " + shellArg(filepath.Join(un.Dir, shard.Dir("", engine.Shard{K: r.From, N: r.N}), shard.JournalFile)) + " && "
 		}
 		if r.Single() {
-			fmt.Fprintf(w, "  re-run shard %d/%d: %sbenchy run %s --shard %d/%d --out-dir %s\n", r.From, r.N, rm, bench, r.From, r.N, dir)
+			fmt.Fprintf(w, "  re-run shard %d/%d: %s%s run %s --shard %d/%d --out-dir %s\n", r.From, r.N, rm, prog, bench, r.From, r.N, dir)
 			continue
 		}
-		fmt.Fprintf(w, "  %s: re-run them with benchy slurm submit %s --shards %d --out-dir %s --only %s, or one by one with benchy run %s --shard K/%d --out-dir %s\n",
-			r, bench, r.N, dir, r.Range(), bench, r.N, dir)
+		fmt.Fprintf(w, "  %s: re-run them with %s slurm submit %s --shards %d --out-dir %s --only %s, or one by one with %s run %s --shard K/%d --out-dir %s\n",
+			r, prog, bench, r.N, dir, r.Range(), prog, bench, r.N, dir)
 	}
-}
-
-// shellQuote is s as a shell word.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:+,@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // openMergeStore creates the merged run in the store of workspace ws (the workspace ws is

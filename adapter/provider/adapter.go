@@ -173,8 +173,9 @@ func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]a
 		return nil, a.c.redact(f)
 	}
 	// The key is masked in the body before it is read, so that no message cut from it keeps
-	// a piece, and in the output after, which the body's JSON escapes may have spelt out.
-	return a.answer(maskReply(a.c, resp.body), request, sent, cached(mode, false), key)
+	// a piece, also where JSON escapes at any depth spell it (the body is what the response
+	// cache keeps, which a replay without the key reads), and in the output after.
+	return a.answer(a.c.secrets.Deep(resp.body), request, sent, cached(mode, false), key)
 }
 
 // fromBatch answers example index from the reply its batch gave, read as a reply sent now

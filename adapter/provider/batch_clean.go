@@ -83,8 +83,7 @@ func knownCount(k string) bool {
 // text and in any JSON escape of it), control characters and invalid UTF-8 replaced,
 // at most maxProviderMessage bytes.
 func (b *Batcher) cleanText(s string) string {
-	s = string(b.a.c.secrets.Deep(b.a.c.secrets.JSONBody([]byte(s))))
-	s = b.a.c.secrets.String(strings.ToValidUTF8(s, "\uFFFD"))
+	s = strings.ToValidUTF8(string(b.a.c.secrets.Deep([]byte(s))), "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
@@ -100,9 +99,3 @@ func (b *Batcher) cleanText(s string) string {
 	}
 	return s
 }
-
-// maskReply is a reply body as it may be kept (the response cache, a batch's replies):
-// its secrets masked as written and as spelt with JSON escapes at any depth (\u0073 in the
-// body, \\u0073 in a model's JSON answer inside it), so that a replay run without the key
-// cannot decode one back (redact.Secrets.Deep). A body with no secret is kept byte for byte.
-func maskReply(c *client, body []byte) []byte { return c.secrets.Deep(body) }

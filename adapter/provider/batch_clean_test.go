@@ -66,7 +66,7 @@ func TestMaskReply(t *testing.T) {
 		`{"choices":[{"message":{"content":"` + oaKey + `"}}]}`,
 		`{"x":"` + escaped(oaKey[:10]) + oaKey[10:] + `"}`,
 	} {
-		got := maskReply(m.c, []byte(body))
+		got := m.c.secrets.Deep([]byte(body))
 		if bytes.Contains(got, []byte(oaKey)) || bytes.Contains(redact.PlainJSON(got), []byte(oaKey)) || decodesToKey(got) {
 			t.Errorf("%s kept as %s", body, got)
 		}
@@ -76,7 +76,7 @@ func TestMaskReply(t *testing.T) {
 		`{"choices":[{"message":{"content":"{\"answer\":\"42\"}"}}]}`,
 		`not json \u0073`,
 	} {
-		if got := maskReply(m.c, []byte(body)); string(got) != body {
+		if got := m.c.secrets.Deep([]byte(body)); string(got) != body {
 			t.Errorf("a reply with no key changed: %s -> %s", body, got)
 		}
 	}

@@ -132,7 +132,7 @@ func (b *Batcher) Results(ctx context.Context, info BatchInfo, put func(index in
 		}
 		seen[i] = true
 		if reply != nil {
-			reply = maskReply(b.a.c, reply)
+			reply = b.a.c.secrets.Deep(reply)
 		}
 		return put(i, reply, b.cleanText(msg))
 	}

@@ -31,6 +31,9 @@ import (
 type requestBody struct {
 	segs []segment
 	size int64 // the Content-Length: the segments' lengths added up
+	// tokens is the body's expected tokens for a tokens-per-minute limit (requestTokens),
+	// worked out at its first attempt and kept for its retries; 0 until then.
+	tokens int
 }
 
 // segment is literal JSON or, when art is set, one artifact inside a JSON string.

@@ -139,7 +139,10 @@ func (c *client) limiter(url string) *limiter {
 // input. Its output is not known before the reply; the calibration (limiter.estimate)
 // learns it from the replies.
 func requestTokens(body *requestBody) int {
-	return max(estimateTokens(body, nil).Expected, 1)
+	if body.tokens == 0 { // once a request: a retry sends the same body (an image's header is read again otherwise)
+		body.tokens = max(estimateTokens(body, nil).Expected, 1)
+	}
+	return body.tokens
 }
 
 // replyTokens is what a reply reports it used, input and output: OpenAI's prompt and

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/benchy-eval/benchy/internal/testkit"
 )
 
@@ -28,7 +26,7 @@ func TestBrowserExamplesWorkspace(t *testing.T) {
 		}
 	}
 	poll[bool](b, "the binding's name", `(document.getElementById("binding") || {textContent: ""}).textContent.includes("langid-baseline")`, 10*time.Second, "")
-	b.run(chromedp.Click(chromedp.ID("start")))
+	b.clickJS("#start") // the form may still move as the runtime file's bindings load (a model's options appear)
 	poll[bool](b, "the run to complete", `(document.getElementById("run-status") || {textContent: ""}).textContent.trim() === "completed"`, 30*time.Second,
 		`(document.getElementById("run-error") || {textContent: ""}).textContent`)
 	score := poll[string](b, "the score", `(() => { const s = document.querySelector("#run-score .score"); return s && s.textContent.trim(); })()`, 5*time.Second, "")
@@ -43,7 +41,7 @@ func TestBrowserExamplesWorkspace(t *testing.T) {
 	b.ignoreConsole("status of 422") // the refused start, shown on the page
 	b.open(srv.URL("/runs?benchmark=invoices/benchmark.yaml"))
 	poll[bool](b, "the invoices binding", `(document.getElementById("binding") || {textContent: ""}).textContent.includes("invoice-ocr")`, 10*time.Second, "")
-	b.run(chromedp.Click(chromedp.ID("start")))
+	b.clickJS("#start") // the form may still move as the runtime file's bindings load (a model's options appear)
 	msg := poll[string](b, "the refusal", `(() => { const e = document.getElementById("run-error"); return e && e.textContent.includes("missing_binding") && e.textContent; })()`, 10*time.Second, "")
 	if !strings.Contains(msg, "make examples") {
 		t.Errorf("the refusal does not say how to get the system: %q", msg)

@@ -515,7 +515,7 @@ func TestBrowserRunFromBrowser(t *testing.T) {
 	}
 
 	want := cliScore(t)
-	b.run(chromedp.Click(chromedp.ID("start")))
+	b.clickJS("#start") // the form may still move as the runtime file's bindings load (a model's options appear)
 	poll[bool](b, "the run to complete", `(() => {
 		const s = document.getElementById("run-status");
 		return s !== null && s.textContent.trim() === "completed";

@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/redact"
 )
 
 // commandFactory makes command adapters for b. Each starts its own process at once, so
@@ -146,7 +147,7 @@ func (a *commandAdapter) ask(ctx context.Context, index int, req []byte) (any, e
 	a.hung = false
 	// Masked before anything is read from it: a message below quotes a clipped piece.
 	line = a.l.secrets.Bytes(line)
-	out, f, resync := answer(line, index)
+	out, f, resync := answer(line, index, a.l.secrets)
 	if resync {
 		a.p = nil
 		p.kill()
@@ -201,13 +202,14 @@ func (a *commandAdapter) Close() error {
 
 // answer decodes one answer line for example index. resync reports a line that may
 // belong to another example (not JSON, no id or another id): the process's answers can
-// no longer be matched to requests, so it must be restarted.
-func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
+// no longer be matched to requests, so it must be restarted. A line that is no JSON
+// object is quoted in the failure masked by secrets (quotedLine).
+func answer(line []byte, index int, secrets *redact.Secrets) (out any, f *engine.Failure, resync bool) {
 	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 	v, strict, ok := decodeReply(line)
 	m, _ := v.(map[string]any)
 	if !ok || m == nil {
-		return nil, engine.ExecutionError(diag.AdapterError, "the answer is not a JSON object: %q", clip(line, 200)), true
+		return nil, engine.ExecutionError(diag.AdapterError, "the answer is not a JSON object: %q", quotedLine(secrets, line)), true
 	}
 	id, ok := m["id"]
 	if !ok {
@@ -248,6 +250,22 @@ func answer(line []byte, index int) (out any, f *engine.Failure, resync bool) {
 	default:
 		return nil, engine.ExecutionError(diag.AdapterError, "%s", s), false
 	}
+}
+
+// maxQuoted bounds the start of a line that is no JSON answer masked for its failure's
+// quote: far more than the 200 bytes quoted, so that where it cuts a secret is past the
+// quote (unless masks swallowed nearly all of it, and then less than redact.Gram bytes of
+// the secret are left, which no mask hides either), and little enough that a 64 MiB line
+// does not cost 9 times its size to mask (Secrets.Deep keeps a position per byte).
+const maxQuoted = 64 << 10
+
+// quotedLine is the start of a line that is no JSON answer as its failure quotes it: masked
+// with Secrets.Deep, as a provider's reply is, before it is cut to 200 bytes. Its decoded
+// fields are masked by maskResult afterwards, but the line is quoted as written, where a
+// secret may be spelt with JSON escapes (\u0073k-..., or \\u0073 in a JSON text inside a
+// string) that a reader decodes back.
+func quotedLine(secrets *redact.Secrets, line []byte) string {
+	return clip(secrets.Deep(line[:min(len(line), maxQuoted)]), 200)
 }
 
 // decodeReply decodes an AI-system's reply (a command's answer line, an HTTP response

@@ -384,7 +384,7 @@ func TestAnswer(t *testing.T) {
 		{`{"id":3,"z":1,"b":2,"output":1}`, nil, `unknown key "b"`, false},
 	}
 	for _, tt := range tests {
-		out, f, resync := answer([]byte(tt.line), 3)
+		out, f, resync := answer([]byte(tt.line), 3, nil)
 		switch {
 		case tt.fail == "" && f != nil:
 			t.Errorf("%s: failure %v", tt.line, f)

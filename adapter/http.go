@@ -115,7 +115,10 @@ func (a *httpAdapter) invoke(ctx context.Context, index int, input map[string]an
 	data = a.b.secrets.Bytes(data) // before the prediction of a body that is not JSON is cut
 	out, strict, ok := decodeReply(data)
 	if !ok {
-		return nil, engine.InvalidOutput(clip(data, maxPrediction), "the response is not JSON (HTTP %s, Content-Type %q, %d bytes)",
+		// Kept as written, where a secret may be spelt with JSON escapes that a reader
+		// decodes back: masked as a provider's reply is, before it is cut.
+		kept := a.b.secrets.Deep(data[:min(len(data), maxQuoted)])
+		return nil, engine.InvalidOutput(clip(kept, maxPrediction), "the response is not JSON (HTTP %s, Content-Type %q, %d bytes)",
 			resp.Status, resp.Header.Get("Content-Type"), len(data))
 	}
 	if strict != nil {

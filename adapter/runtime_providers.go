@@ -3,6 +3,7 @@ package adapter
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func (r *Runtime) modelFactory(b *ir.Benchmark, benchDir string, paths engine.Pa
 	if !ok {
 		return Bound{}, r.missingProvider(sys.Provider)
 	}
-	prompt, err := readPromptIn(benchDir, sys.Prompt, paths)
+	prompt, err := readPromptIn(benchDir, sys.Prompt, paths, r)
 	if err != nil {
 		return Bound{}, err
 	}
@@ -113,21 +114,50 @@ const maxPrompt = 16 << 20
 // readPromptIn reads a model's prompt file, name as ai-system.prompt gives it:
 // slash-separated and relative to benchDir, the benchmark's directory, within paths: neither
 // .. nor a symbolic link leads out of the workspace (or of benchDir, without one), and the
-// runtime file and hidden files (.env, .benchy/) are refused, as engine.Paths says. No
-// prompt is "".
-func readPromptIn(benchDir, name string, paths engine.Paths) (string, error) {
+// runtime file and hidden files (.env, .benchy/) are refused, as engine.Paths says. It is
+// the one place a prompt file is read (a run's binding, benchy validate's CheckPrompt), so
+// the artifacts' rules are kept here (prompt_rules.go): prompt text by its names, not named
+// by a command of rt's or of a runtime file of the workspace, not a runtime file by its
+// text. rt is the runtime the run binds through (nil for validate). No prompt is "".
+func readPromptIn(benchDir, name string, paths engine.Paths, rt *Runtime) (string, error) {
 	if name == "" {
 		return "", nil
 	}
-	data, err := paths.ReadFile(benchDir, name, maxPrompt)
-	var pe *engine.PathError
+	f, err := paths.Open(benchDir, name)
+	if err != nil {
+		return "", promptPathError(name, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it cannot be read", name)
+	}
+	real := f.Name() // as engine.Paths resolved it: inside its folder, links resolved
+	if err := promptKind(name, real); err != nil {
+		return "", err
+	}
+	if err := promptCommands(name, real, info, benchDir, paths, rt); err != nil {
+		return "", err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxPrompt+1))
 	switch {
-	case errors.As(err, &pe) && (pe.Kind == engine.PathMissing || pe.Kind == engine.PathUnreadable):
-		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it %s", name, pe.Reason)
 	case err != nil:
-		return "", fmt.Errorf("ai-system.prompt: the prompt file %v", err)
+		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it cannot be read", name)
+	case len(data) > maxPrompt:
+		return "", fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it is larger than %d bytes", name, maxPrompt)
 	case !utf8.Valid(data):
 		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is not UTF-8 text", name)
+	case RuntimeText(data):
+		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is a runtime file by its text (bindings or providers at its top), which is never sent as a prompt", name)
 	}
 	return string(data), nil
+}
+
+// promptPathError words engine.Paths' refusal of prompt file name.
+func promptPathError(name string, err error) error {
+	var pe *engine.PathError
+	if errors.As(err, &pe) && (pe.Kind == engine.PathMissing || pe.Kind == engine.PathUnreadable) {
+		return fmt.Errorf("ai-system.prompt: cannot read the prompt file %q: it %s", name, pe.Reason)
+	}
+	return fmt.Errorf("ai-system.prompt: the prompt file %v", err)
 }

@@ -154,15 +154,15 @@ func TestReadPrompt(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "a", "b"), 0o755)
 	os.WriteFile(filepath.Join(root, "p.txt"), []byte("Answer in JSON.\n"), 0o644)
 	for _, name := range []string{"p.txt", "a/../p.txt", "a/b/../../p.txt"} {
-		if got, err := readPromptIn(root, name, engine.Paths{}); err != nil || got != "Answer in JSON.\n" {
+		if got, err := readPromptIn(root, name, engine.Paths{}, nil); err != nil || got != "Answer in JSON.\n" {
 			t.Errorf("readPrompt(%q) = %q, %v", name, got, err)
 		}
 	}
-	if got, err := readPromptIn(root, "", engine.Paths{}); err != nil || got != "" {
+	if got, err := readPromptIn(root, "", engine.Paths{}, nil); err != nil || got != "" {
 		t.Errorf("no prompt: %q, %v", got, err)
 	}
 	t.Chdir(root)
-	if got, err := readPromptIn("", "p.txt", engine.Paths{}); err != nil || got != "Answer in JSON.\n" {
+	if got, err := readPromptIn("", "p.txt", engine.Paths{}, nil); err != nil || got != "Answer in JSON.\n" {
 		t.Errorf("root \"\" is the working directory: %q, %v", got, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/yamlnode"
@@ -98,15 +99,17 @@ func (s *Server) workspaceRel(p string) (string, bool) {
 	return "", false
 }
 
-// runtimeText reports whether the file f starts as a runtime file: its first
-// yamlnode.MaxSize bytes (the most a runtime file has), cut at the last line end when the
-// file is longer, compiled as a benchmark have bindings or providers at their top
-// (runtimeLike, the check PUT /api/benchmarks makes). Media compile to one diagnostic at
-// their first byte that is not UTF-8.
+// runtimeText reports whether the file f is a runtime file by its text, the rule the
+// artifacts and the uploads (PUT /api/files) follow: its first 512 bytes are UTF-8 without
+// a control character YAML excludes, and its first yamlnode.MaxSize bytes (the most a
+// runtime file has), cut at the last line end when the file is longer, compiled as a
+// benchmark have bindings or providers at their top (adapter.RuntimeText, the rule
+// PUT /api/benchmarks and a model's prompt file follow). A longer file is judged by that
+// start, as if cut there.
 func runtimeText(f *os.File) bool {
-	// A runtime file is UTF-8 text: media are told by their first bytes, without reading
-	// (and compiling) a MiB of each image or audio file at every range request a player
-	// makes.
+	// A runtime file is YAML text: media, and text no YAML reader takes (a NUL, an escape
+	// character), are told by their first bytes, without reading (and compiling) a MiB of
+	// each image or audio file at every range request a player makes, or of each upload.
 	head := make([]byte, 512)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
@@ -121,18 +124,26 @@ func runtimeText(f *os.File) bool {
 			head = head[:i]
 		}
 	}
-	if !utf8.Valid(head) {
+	if !utf8.Valid(head) || bytes.ContainsFunc(head, notYAML) {
 		return false
 	}
-	buf := make([]byte, yamlnode.MaxSize+1)
+	info, err := f.Stat()
+	if err != nil {
+		return true // unread: not known to be safe
+	}
+	// As much as the file has, up to one byte past the most a runtime file has: a short
+	// prompt or data file costs its size, not a MiB.
+	buf := make([]byte, min(max(info.Size(), 0), yamlnode.MaxSize)+1)
 	n, err = f.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
 		return true // unread: not known to be safe
 	}
-	src := buf[:n]
-	if n > yamlnode.MaxSize {
-		src = src[:bytes.LastIndexByte(src[:yamlnode.MaxSize], '\n')+1]
-	}
-	res, _, err := compileYAML(src)
-	return err == nil && runtimeLike(res.Diagnostics)
+	return adapter.RuntimeText(buf[:n])
+}
+
+// notYAML reports the characters no YAML text holds anywhere (YAML 1.2 §5.1: C0 controls
+// but tab and line breaks, and DEL; the parser refuses them where they stand), so that a
+// text with one in its first bytes is no runtime file, whatever follows.
+func notYAML(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
 }

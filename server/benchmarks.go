@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -80,28 +81,30 @@ type compileCache struct {
 }
 
 type compiledFile struct {
-	size int64
-	mod  time.Time
-	info api.Benchmark
+	size    int64
+	mod     time.Time
+	info    api.Benchmark
+	runtime bool // the text is a runtime file's (runtimeLike): never listed
 }
 
-func (c *compileCache) get(p string, version fs.FileInfo) (api.Benchmark, bool) {
+// get is p's entry as of version, and whether its text is a runtime file's.
+func (c *compileCache) get(p string, version fs.FileInfo) (api.Benchmark, bool, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[p]
 	if !ok || e.size != version.Size() || !e.mod.Equal(version.ModTime()) {
-		return api.Benchmark{}, false
+		return api.Benchmark{}, false, false
 	}
-	return e.info, true
+	return e.info, e.runtime, true
 }
 
-func (c *compileCache) put(p string, version fs.FileInfo, info api.Benchmark) {
+func (c *compileCache) put(p string, version fs.FileInfo, info api.Benchmark, runtime bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
 		c.m = map[string]compiledFile{}
 	}
-	c.m[p] = compiledFile{version.Size(), version.ModTime(), info}
+	c.m[p] = compiledFile{version.Size(), version.ModTime(), info, runtime}
 }
 
 // keep forgets the files a listing did not see.
@@ -134,7 +137,7 @@ func (s *Server) listed(p string, version fs.FileInfo, res api.Compiled, b *ir.B
 			info.Language = lang
 		}
 	}
-	s.lists.put(p, version, info)
+	s.lists.put(p, version, info, runtimeLike(res.Diagnostics))
 	return info
 }
 
@@ -151,24 +154,29 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) error {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !isBenchmarkPath(p) {
-			return nil
+		if !d.Type().IsRegular() || !validBenchmarkPath(p) || engine.IsPrivate(p) {
+			return nil // links are not listed: a benchmark is listed under its own name
 		}
 		version, err := d.Info()
-		if err != nil {
-			return nil
+		if err != nil || manyLinks(version) {
+			return nil // a hard link is not read (readBenchmark)
 		}
 		seen[p] = true
-		info, ok := s.lists.get(p, version)
+		info, runtime, ok := s.lists.get(p, version)
 		if !ok {
 			src, version, err := s.readRegular(p, s.maxBenchmarkFile())
+			if err != nil || manyLinks(version) {
+				return nil // unreadable, too large, no longer a regular file, or linked since
+			}
+			res, entry, err := s.compileFile(p, src, version)
 			if err != nil {
-				return nil // unreadable, too large, or no longer a regular file
-			}
-			if _, info, err = s.compileFile(p, src, version); err != nil {
 				s.logf("%s: %v", p, err)
-				info = api.Benchmark{Path: p}
+				entry = api.Benchmark{Path: p}
 			}
+			info, runtime = entry, runtimeLike(res.Diagnostics)
+		}
+		if runtime {
+			return nil // a runtime file under another name (checkBenchmarkText)
 		}
 		s.lastScore(&info)
 		list = append(list, info)
@@ -204,13 +212,16 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	src, version, err := s.readRegular(p, s.maxBenchmarkFile())
+	src, version, err := s.benchmarkSource(p)
 	if err != nil {
-		return fileError("benchmark", p, err)
+		return err
 	}
 	res, _, err := s.compileFile(p, src, version)
 	if err != nil {
 		return internalError(err)
+	}
+	if err := checkBenchmarkText(p, res.Diagnostics); err != nil {
+		return err
 	}
 	if !utf8.Valid(src) {
 		return notUTF8(src, res.Diagnostics)
@@ -264,7 +275,7 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if refusal := checkPrecondition(r.Header, p, current); refusal != nil {
 		return refusal
 	}
-	version, err := s.writeAtomic(p, bytes.NewReader(src))
+	version, err := s.writeAtomic(p, bytes.NewReader(src), nil) // its text was checked: runtimeLike
 	if err != nil {
 		return s.writeFailed(p, nil, err)
 	}
@@ -276,17 +287,13 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 }
 
 // runtimeLike reports whether a text saved as a benchmark would be a runtime file: the
-// compiler found bindings or providers at its top, unknown keys of a benchmark. A runtime
-// file of another name is read by `benchy run --runtime FILE`, so saving one would let a
-// client write the commands a run executes. It reads the compile the save makes anyway,
-// so a 1 MB text costs no second parse.
+// compiler found bindings or providers at its top, unknown keys of a benchmark
+// (adapter.RuntimeKey, the rule adapter.RuntimeText applies). A runtime file of another
+// name is read by `benchy run --runtime FILE`, so saving one would let a client write the
+// commands a run executes. It reads the compile the save makes anyway, so a 1 MB text
+// costs no second parse.
 func runtimeLike(ds []api.Diagnostic) bool {
-	for _, d := range ds {
-		if d.Code == string(diag.UnknownKey) && len(d.Path) == 1 && (d.Path[0] == "bindings" || d.Path[0] == "providers") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ds, func(d api.Diagnostic) bool { return adapter.RuntimeKey(d.Code, d.Path) })
 }
 
 // notUTF8 is the answer to a read of a benchmark whose bytes, src, are not UTF-8: 422

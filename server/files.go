@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -185,11 +186,27 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) error {
 		body = bytes.NewReader(data)
 	}
 	in := &bodyReader{r: body}
-	info, err := s.writeAtomic(p, in)
+	info, err := s.writeAtomic(p, in, func(f *os.File) error { return uploadText(p, f) })
+	if refusal := (*apiError)(nil); errors.As(err, &refusal) {
+		return refusal
+	}
 	if err != nil {
 		return s.writeFailed(p, in.err, err)
 	}
 	return writeJSON(w, http.StatusOK, api.Saved{Path: p, Size: info.Size()})
+}
+
+// uploadText refuses an upload to workspace path p, written to f, whose text is a runtime
+// file (runtimeText: bindings or providers at the top of its first MiB), whatever its
+// extension: benchy run --runtime FILE reads a runtime file of any name and runs its
+// commands, so the API writes none, as a benchmark save of one is refused. Media and
+// text no YAML reader takes are told by their first 512 bytes; other text costs a read
+// and a compile of its first MiB at most, never the whole upload.
+func uploadText(p string, f *os.File) error {
+	if runtimeText(f) {
+		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name or extension (benchy run --runtime FILE reads one of any name)", p)
+	}
+	return nil
 }
 
 // bodyReader keeps the error of reading a request body, to tell it from one of writing.

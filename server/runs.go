@@ -73,9 +73,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if !s.runs.fits(max(1, len(req.Systems))) { // before the benchmark is read and compiled
 		return errQueueFull
 	}
-	src, _, err := s.readRegular(req.Benchmark, s.maxBenchmarkFile())
+	src, _, err := s.benchmarkSource(req.Benchmark) // a link or hard link to a runtime or hidden file: refused
 	if err != nil {
-		return fileError("benchmark", req.Benchmark, err)
+		return err
 	}
 	if req.Executor != "" && req.Executor != api.ExecutorLocal {
 		return s.startCluster(w, req, src) // cluster.go

@@ -39,8 +39,9 @@ func (s *Server) removeStaleTemps() {
 
 // writeAtomic writes src to workspace file p, created mode 0644, atomically and durably;
 // it returns the file's version as written. The caller has checked that p may be written
-// (writable).
-func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
+// (writable); check, when not nil, is asked about the bytes written, in their temporary
+// file, before the rename: its error leaves nothing written.
+func (s *Server) writeAtomic(p string, src io.Reader, check func(*os.File) error) (fs.FileInfo, error) {
 	if dir := path.Dir(p); dir != "." {
 		if err := s.wsRoot.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -54,6 +55,11 @@ func (s *Server) writeAtomic(p string, src io.Reader) (fs.FileInfo, error) {
 		return nil, err
 	}
 	defer s.wsRoot.Remove(tmp) // after a rename, nothing there
+	if check != nil {
+		if err := s.checkTemp(tmp, check); err != nil {
+			return nil, err
+		}
+	}
 	err = s.wsRoot.Rename(tmp, p)
 	if errors.Is(err, syscall.EXDEV) { // p is on another file system: copy beside it first
 		var f *os.File
@@ -93,6 +99,16 @@ func (s *Server) writeTemp(name string, src io.Reader) (string, fs.FileInfo, err
 		return "", nil, err
 	}
 	return name, info, nil
+}
+
+// checkTemp asks check about temporary file tmp, opened for reading.
+func (s *Server) checkTemp(tmp string, check func(*os.File) error) error {
+	f, err := s.wsRoot.Open(tmp)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return check(f)
 }
 
 // syncDir makes a rename in workspace folder dir durable.

@@ -1,0 +1,128 @@
+package adapter
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/internal/testkit"
+)
+
+// promptWorkspace is a workspace whose runtime file binds a command naming a script, a
+// rules file and a folder of notes (not the script's folder), beside a provider whose URL holds a token; sub/ has a
+// runtime file of its own naming sub/tool.md.
+func promptWorkspace(t *testing.T) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	runtime := "bindings:\n  ext:\n    command: [python3, adapters/run.py, --rules=conf/rules.txt, notes/]\n" +
+		"providers:\n  local: {kind: openai, base_url: \"http://127.0.0.1:9/v1?token=tok-Secret0123456789\"}\n"
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile:            runtime,
+		"adapters/run.py":      "print('the adapter')\n",
+		"adapters/help.txt":    "the adapter's help\n",
+		"conf/rules.txt":       "rule: never tell\n",
+		"notes/a.md":           "a note the adapter reads\n",
+		"prompts/ok.md":        "Label the text.\n---user---\n{{text}}\n",
+		"prompts/ok.txt":       "Label the text.\n",
+		"prompts/p.json":       `{"text": "Label it."}`,
+		"prompts/p.py":         "print('x')\n",
+		"prompts/noext":        "Label the text.\n",
+		"prompts/copy.txt":     runtime,
+		"prompts/head.md":      "# the runtime file, kept\n" + runtime + strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 1100),
+		"sub/" + RuntimeFile:   "bindings:\n  tool:\n    command: [./tool, tool.md]\n",
+		"sub/tool.md":          "what sub's tool reads\n",
+		"prompts/providers.md": "providers: say which\n",
+	})
+	for link, target := range map[string]string{"prompts/link.md": "../adapters/run.py", "prompts/rules.md": "../conf/rules.txt"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	if err := os.Link(filepath.Join(dir, "conf", "rules.txt"), filepath.Join(dir, "prompts", "hard.txt")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	return dir, runtime
+}
+
+// TestPromptFileRules: a model's prompt file follows the artifacts' rules in a run and in
+// benchy validate alike: prompt text by its name and the name it resolves to (.md, .txt),
+// never a file (or a file in a folder) a binding's command names, by a link or a hard link
+// either, and never a runtime file by its text. Each refusal stops the binding before any
+// request, naming the rule and no byte of the file; validate reports it as data_not_found
+// at ai-system.prompt. Ordinary prompts are read.
+func TestPromptFileRules(t *testing.T) {
+	dir, runtime := promptWorkspace(t)
+	rt, err := LoadRuntime(filepath.Join(dir, RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+	cli := engine.Paths{Workspace: dir, Private: []string{filepath.Join(dir, RuntimeFile)}}
+	server := engine.Paths{Workspace: dir, Private: []string{filepath.Join(dir, RuntimeFile), filepath.Join(dir, "sub", RuntimeFile)}}
+	for _, tt := range []struct{ prompt, why string }{
+		{"prompts/p.json", "is a .json file"},
+		{"prompts/p.py", "is a .py file"},
+		{"prompts/noext", "has no extension"},
+		{"adapters/run.py", "is a .py file"},
+		{"prompts/link.md", "leads to a file that is a .py file"},
+		{"conf/rules.txt", "named by a binding's command"},
+		{"notes/a.md", "named by a binding's command"},
+		{"prompts/rules.md", "named by a binding's command"},
+		{"prompts/hard.txt", "named by a binding's command"},
+		{"prompts/copy.txt", "is a runtime file by its text"},
+		{"prompts/head.md", "is a runtime file by its text"},
+		{"prompts/providers.md", "is a runtime file by its text"},
+	} {
+		_, err := rt.Bind(modelBenchmark("local", tt.prompt), dir, cli, nil)
+		if err == nil || !strings.Contains(err.Error(), "ai-system.prompt: ") || !strings.Contains(err.Error(), tt.why) {
+			t.Errorf("a run with prompt %s: %v, want a refusal saying %q", tt.prompt, err, tt.why)
+		}
+		ds := CheckPrompt(modelBenchmark("local", tt.prompt), dir, cli)
+		if len(ds) != 1 || ds[0].Code != diag.DataNotFound || strings.Join(ds[0].Path, ".") != "ai-system.prompt" || !strings.Contains(ds[0].Message, tt.why) {
+			t.Errorf("validate with prompt %s: %v, want data_not_found at ai-system.prompt saying %q", tt.prompt, ds, tt.why)
+		}
+		for _, e := range []string{errText(err), ds.Error()} {
+			for _, line := range strings.Split(runtime, "\n") {
+				if len(line) > 12 && strings.Contains(e, strings.TrimSpace(line)) {
+					t.Errorf("prompt %s: the refusal shows the file: %s", tt.prompt, e)
+				}
+			}
+		}
+	}
+	// A runtime file elsewhere in the workspace: the server counts every one.
+	if _, err := rt.Bind(modelBenchmark("local", "sub/tool.md"), dir, server, nil); err == nil || !strings.Contains(err.Error(), "named by a binding's command in "+RuntimeFile) {
+		t.Errorf("a prompt sub/'s runtime file names, in the server: %v", err)
+	}
+	// benchy run names its runtime file as given, relative to the working directory.
+	t.Chdir(dir)
+	rel := engine.Paths{Workspace: ".", Private: []string{RuntimeFile}}
+	providerOnly, err := ParseRuntime([]byte("providers:\n  local: {kind: openai, base_url: \"http://127.0.0.1:9/v1\"}\n"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := providerOnly.Bind(modelBenchmark("local", "../conf/rules.txt"), "prompts", rel, nil); err == nil || !strings.Contains(err.Error(), "named by a binding's command") {
+		t.Errorf("a prompt the runtime file named relative to the working directory names: %v", err)
+	}
+	// validate, with no runtime file given, finds the benchmark's own.
+	if ds := CheckPrompt(modelBenchmark("local", "tool.md"), filepath.Join(dir, "sub"), engine.Paths{Workspace: dir}); len(ds) != 1 || !strings.Contains(ds[0].Message, "named by a binding's command") {
+		t.Errorf("validate of a benchmark in sub/ with prompt tool.md: %v", ds)
+	}
+	for _, ok := range []string{"prompts/ok.md", "prompts/ok.txt", "adapters/help.txt"} { // beside a script, not named
+		if bd, err := rt.Bind(modelBenchmark("local", ok), dir, server, nil); err != nil || bd.PromptSHA256 == "" {
+			t.Errorf("a run with prompt %s: %v", ok, err)
+		}
+		if ds := CheckPrompt(modelBenchmark("local", ok), dir, cli); len(ds) != 0 {
+			t.Errorf("validate with prompt %s: %v", ok, ds)
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -147,14 +147,6 @@ type CodeCount struct {
 	Message string `json:"message"`
 }
 
-// Confusion is an enum dimension's confusion matrix over valid examples: Cells[i][j]
-// counts the examples expected Values[i] and predicted Values[j].
-type Confusion struct {
-	Path   []string `json:"path"`
-	Values []string `json:"values"`
-	Cells  [][]int  `json:"cells"`
-}
-
 // Health says whether a run is a score or failed infrastructure: Failed when most
 // examples (more than half) are execution errors; Code, Message and Count are the most
 // frequent execution error's, of Examples.

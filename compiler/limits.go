@@ -14,4 +14,11 @@ const (
 
 	// maxSuggestLen is the longest word a suggestion is searched for, in bytes.
 	maxSuggestLen = 256
+
+	// maxEnumMembers bounds an enum's members (too_large beyond): every enum is a scoring
+	// dimension whose confusion cells the store counts and the results page and report
+	// draw (folded to the most frequent 20, api.MaxConfusionLabels), and each member is
+	// kept in the stored IR of every run. 4,096 holds ImageNet-1k's 1,000 classes four
+	// times over; an enum of 8,000 made a charts answer of 128 MB before the fold.
+	maxEnumMembers = 4096
 )

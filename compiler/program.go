@@ -144,7 +144,8 @@ func (c *checker) typeName(f *field, v *yamlnode.Node, path []string) {
 	}
 }
 
-// enum checks enum: [members], alone in its mapping, members distinct non-empty strings.
+// enum checks enum: [members], alone in its mapping, members distinct non-empty strings,
+// at most maxEnumMembers of them.
 func (c *checker) enum(f *field, v *yamlnode.Node, path []string) {
 	ok := true
 	for i := range v.Pairs {
@@ -187,6 +188,10 @@ func (c *checker) enum(f *field, v *yamlnode.Node, path []string) {
 			seen[m.Text] = true
 			values = append(values, m.Text)
 		}
+	}
+	if len(list.Items) > maxEnumMembers {
+		c.report(diag.TooLarge, path, list.Pos(), "", "enum has %d members; Benchy accepts at most %d", len(list.Items), maxEnumMembers)
+		ok = false
 	}
 	if ok {
 		f.typ, f.values, f.bad = ir.TypeEnum, values, false

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/benchy-eval/benchy/api"
 )
@@ -75,44 +76,56 @@ func statusBar(s api.Summary) []rect {
 }
 
 // confusionView is one enum dimension's matrix: cells shaded by their share of the row,
-// their counts in white over the darker shades.
+// their counts in white over the darker shades. Its rows and columns are the matrix's
+// labels (at most api.MaxConfusionLabels) and, for a larger enum, one for the others.
 type confusionView struct {
 	Path    string
-	Values  []string
 	Cells   []rect
 	Heads   []rect // the predicted values, over the columns
 	Rows    []rect // the expected values, left of the rows
 	W, H    float64
-	TooMany int // the number of values when there are more than MaxConfusionValues (nothing drawn)
+	Others  int // how many members are counted as other (0: none)
+	TooMany int // the number of labels when there are more than api.MaxConfusionLabels (nothing drawn)
 }
 
 func confusionOf(c api.Confusion) confusionView {
-	v := confusionView{Path: api.DimensionKey(c.Path), Values: c.Values}
-	if len(c.Values) > MaxConfusionValues {
-		v.TooMany = len(c.Values)
+	v := confusionView{Path: api.DimensionKey(c.Path)}
+	if len(c.Labels) > api.MaxConfusionLabels { // not folded (api.FoldConfusion)
+		v.TooMany = len(c.Labels)
 		return v
 	}
+	names := c.Labels
+	if c.Other() {
+		v.Others = c.Members - len(c.Labels)
+		names = append(slices.Clip(names), fmt.Sprintf("(%d others)", v.Others))
+	}
 	const cell, left, top = 34.0, 120.0, 90.0
-	n := float64(len(c.Values))
+	n := float64(len(names))
 	v.W, v.H = left+n*cell+10, top+n*cell+10
-	for i, val := range c.Values {
+	for i, val := range names {
 		v.Heads = append(v.Heads, rect{X: left + float64(i)*cell + cell/2, Y: top - 6, Label: short(val)})
 		v.Rows = append(v.Rows, rect{X: left - 6, Y: top + float64(i)*cell + cell/2 + 4, Label: short(val)})
 	}
-	for i, row := range c.Cells {
-		total := 0
-		for _, k := range row {
-			total += k
+	totals := make([]int, len(names))
+	for _, k := range c.Cells {
+		if k.Expected < len(names) {
+			totals[k.Expected] += k.Count
 		}
-		for j, k := range row {
-			if i >= len(c.Values) || j >= len(c.Values) {
-				continue
-			}
+	}
+	title := func(i int) string {
+		if i == len(c.Labels) {
+			return fmt.Sprintf("one of %d other members", v.Others)
+		}
+		return names[i]
+	}
+	for i := range names {
+		for j := range names {
+			k := c.Count(i, j)
 			class, text := "cell", ""
 			if k > 0 {
-				shade := min(int(float64(k)/float64(total)*5), 4)
+				shade := min(int(float64(k)/float64(totals[i])*5), 4)
 				class = fmt.Sprintf("cell s%d", shade)
-				if i == j {
+				if i == j && i < len(c.Labels) {
 					class += " diag"
 				}
 				if shade >= 3 { // dark text on the two darkest blues is hard to read
@@ -120,7 +133,7 @@ func confusionOf(c api.Confusion) confusionView {
 				}
 			}
 			v.Cells = append(v.Cells, rect{X: left + float64(j)*cell, Y: top + float64(i)*cell, W: cell - 2, H: cell - 2, Class: class, Text: text,
-				Label: fmt.Sprint(k), Title: fmt.Sprintf("expected %s, predicted %s: %d", c.Values[i], c.Values[j], k)})
+				Label: fmt.Sprint(k), Title: fmt.Sprintf("expected %s, predicted %s: %d", title(i), title(j), k)})
 		}
 	}
 	return v

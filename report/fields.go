@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
+	"strings"
 
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/ir"
@@ -37,15 +37,20 @@ func (f Field) Mark() string {
 // output, in declaration order, with each leaf's score from scores (an example's
 // field_scores, matched by path): the order a reader declared, not the keys' order in
 // either value, which differ.
+//
+// It costs time linear in the leaves and scores: the scores are looked up by path, where a
+// scan of them for each leaf took a 14,000-field example 196 million comparisons.
 func Align(output ir.Field, expected, prediction json.RawMessage, scores []api.FieldScore) []Field {
 	exp, pred := decode(expected), decode(prediction)
+	byPath := make(map[string]api.FieldScore, len(scores))
+	for _, s := range scores {
+		byPath[strings.Join(s.Path, "\x00")] = s // the last of a path twice, as the scan took it
+	}
 	var out []Field
 	for _, leaf := range output.Leaves() {
 		f := Field{Path: leaf.Path, Expected: at(exp, leaf.Path), Predicted: at(pred, leaf.Path)}
-		for _, s := range scores {
-			if slices.Equal(s.Path, leaf.Path) {
-				f.Scored, f.Score, f.Weight = true, s.Score, s.Weight
-			}
+		if s, ok := byPath[strings.Join(leaf.Path, "\x00")]; ok {
+			f.Scored, f.Score, f.Weight = true, s.Score, s.Weight
 		}
 		out = append(out, f)
 	}

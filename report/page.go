@@ -2,9 +2,11 @@ package report
 
 import "html/template"
 
-// page is the report's one template. It names nothing outside the file: no script, no
-// stylesheet, no font or image by URL; the SVG is inline HTML (no xmlns needed).
-var page = template.Must(template.New("report").Funcs(funcs).Parse(`<!DOCTYPE html>
+// page is the report's one template, in the parts Write writes in turn (head, then each
+// section, its runs, each run's examples one by one, their ends, and the tail), so the
+// report streams. It names nothing outside the file: no script, no stylesheet, no font
+// or image by URL; the SVG is inline HTML (no xmlns needed).
+var page = template.Must(template.New("report").Funcs(funcs).Parse(`{{define "head"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -30,7 +32,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 <p class="muted">A self-contained report written by benchy: it needs no server or network. Values longer than 2000 bytes are cut; <code>benchy runs export</code> has them whole.</p>
 {{if .Mixed}}<p class="note" id="mixed">These runs are of different benchmarks: each has its own section, and no leaderboard ranks runs of different benchmarks together.</p>{{end}}
 <nav>{{range .Sections}}{{$s := .}}{{range .Runs}}<a href="#{{.Anchor}}">{{$s.Benchmark}} · {{.Label}}</a>{{end}}{{end}}</nav>
-{{range .Sections}}{{$s := .}}
+{{end}}{{define "section"}}{{$s := .}}
 <section class="benchmark" id="{{.Anchor}}">
 <h2>{{.Benchmark}}</h2>
 <p>benchmark hash <code>{{.BenchmarkHash}}</code></p>
@@ -38,12 +40,11 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 <h3>Leaderboard on dataset <code>{{short .DatasetDigest}}</code></h3>
 <table class="leaderboard">
 <tr><th>rank</th><th>system</th><th>score</th><th>95% interval</th><th>vs leader</th><th>examples</th><th>valid/invalid/errors</th><th>run</th></tr>
-{{range .Entries}}<tr{{if given $s.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{.System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td>{{with versus .}}<td class="delta" data-verdict="{{.Verdict}}">{{if .Delta}}<code>{{.Delta}}</code> <code class="muted">{{.Interval}}</code> {{end}}<span class="{{.Class}}">{{.Verdict}}</span></td>{{end}}<td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
+{{range .Entries}}<tr{{if given $s.Section.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{.System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td>{{with versus .}}<td class="delta" data-verdict="{{.Verdict}}">{{if .Delta}}<code>{{.Delta}}</code> <code class="muted">{{.Interval}}</code> {{end}}<span class="{{.Class}}">{{.Verdict}}</span></td>{{end}}<td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
 {{end}}</table>
 <p class="muted">The latest full run of each AI-system on this dataset, from the workspace's store; vs leader is the score minus the leader's, paired over the examples, with its interval: significant when the interval excludes 0.{{range .NotRanked}} Not ranked: {{.System}} ({{.Reason}}).{{end}}</p>
 {{end}}
-{{range .Runs}}
-<article class="run" id="{{.Anchor}}" data-run="{{.Run.Run.ID}}">
+{{end}}{{define "run"}}<article class="run" id="{{.Anchor}}" data-run="{{.Run.Run.ID}}">
 <h3>{{.Label}} <span class="muted">run <code>{{.Run.Run.ID}}</code> · {{.Run.Run.Status}}</span></h3>
 {{if .Health.Failed}}<p class="banner" data-health>Failed infrastructure, not a score: {{.Health.Sentence}}</p>{{end}}
 {{if .Health.Failed}}<p class="muted"><span class="score muted" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span> <span data-not-meaningful>not meaningful: the setup failed, not the system</span></p>{{else}}<p><span class="score" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span></p>{{end}}
@@ -69,27 +70,25 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 {{if .Dimensions}}<figure><figcaption>Accuracy by dimension</figcaption>
 <table class="dimensions"><tr><th>dimension</th><th>weight</th><th>accuracy</th><th></th><th>correct/valid</th></tr>
 {{range .Dimensions}}<tr><td>{{.Path}}</td><td>{{.Weight}}</td><td>{{.Accuracy}}</td><td><svg width="100" height="10" role="img" aria-label="{{.Accuracy}}"><rect class="bar" x="0" y="0" width="{{.Width}}" height="10"></rect></svg></td><td>{{.Correct}}/{{.Valid}}</td></tr>
-{{end}}</table></figure>{{end}}
-{{range .Confusion}}<figure><figcaption>Confusion: {{.Path}} <span class="muted">(rows expected, columns predicted)</span></figcaption>
-{{if .TooMany}}<p class="muted">{{.TooMany}} values: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text{{if .Text}} class="{{.Text}}"{{end}} x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}
+{{end}}</table>{{with .MoreDims}}<p class="muted" data-more-dimensions>{{.}}.</p>{{end}}</figure>{{end}}
+{{range .Confusion}}<figure data-confusion="{{.Path}}"><figcaption>Confusion: {{.Path}} <span class="muted">(rows expected, columns predicted{{if .Others}}; the most frequent members, {{.Others}} others counted together{{end}})</span></figcaption>
+{{if .TooMany}}<p class="muted">{{.TooMany}} labels: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text{{if .Text}} class="{{.Text}}"{{end}} x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}
 </figure>{{end}}
+{{if .MoreMatrix}}<p class="muted" data-more-matrices>{{.MoreMatrix}} more enum dimensions have a confusion matrix not drawn here; the results page draws each.</p>{{end}}
 </div>
-<h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}}){{if .MoreFailing}}: the first {{len .Examples}}{{end}}</h4>
-{{if not .Examples}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{end}}
-{{range .Examples}}<div class="example" data-example="{{.Index}}">
+<h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}}){{if and .MoreFailing .Listed}}: the first {{.Listed}}{{end}}</h4>
+{{end}}{{define "example"}}<div class="example" data-example="{{.Index}}">
 <p><b>example {{.Index}}</b> · {{.Status}} · score {{.Score}}{{with .Usage}} · {{.InputTokens}}+{{.OutputTokens}} tokens, {{.LatencyMS}} ms{{with .CostUSD}}, {{usd .}}{{end}}{{if .Cached}}{{if deref .Cached}} · <span data-cached>cached</span>{{end}}{{end}}{{end}}</p>
 {{with .Error}}<p class="bad"><code>{{.Code}}</code>{{if .Path}} at <code>{{key .Path}}</code>{{end}}: <span class="v">{{.Message}}</span></p>{{end}}
 {{if .NoInput}}<p class="muted">The run recorded no input or expected output for this example.</p>{{else}}{{$art := .Artifact}}<table class="input"><tr><th>input</th><th>value</th></tr>
-{{range .Inputs}}<tr><td>{{key .Path}}</td><td class="v">{{.Expected}}{{if index $art (key .Path)}} <span class="muted">(a file, relative to the dataset)</span>{{end}}</td></tr>{{end}}</table>{{end}}
+{{range .Inputs}}<tr><td>{{key .Path}}</td><td class="v">{{.Expected}}{{if index $art (key .Path)}} <span class="muted">(a file, relative to the dataset)</span>{{end}}</td></tr>{{end}}</table>{{if .MoreIn}}<p class="muted" data-more-fields>and {{.MoreIn}} more input fields.</p>{{end}}{{end}}
 <table class="fields"><tr><th></th><th>field</th><th>expected</th><th>prediction</th><th>weight</th></tr>
-{{range .Fields}}<tr><td class="{{if eq .Mark "✓"}}ok{{else if eq .Mark "✗"}}bad{{end}}">{{.Mark}}</td><td>{{key .Path}}</td><td class="v">{{.Expected}}</td><td class="v">{{.Predicted}}</td><td>{{if .Scored}}{{.Weight}}{{end}}</td></tr>{{end}}</table>
+{{range .Fields}}<tr><td class="{{if eq .Mark "✓"}}ok{{else if eq .Mark "✗"}}bad{{end}}">{{.Mark}}</td><td>{{key .Path}}</td><td class="v">{{.Expected}}</td><td class="v">{{.Predicted}}</td><td>{{if .Scored}}{{.Weight}}{{end}}</td></tr>{{end}}</table>{{with .MoreOut}}<p class="muted" data-more-fields>{{.}}; <code>benchy runs show --example</code> has them all.</p>{{end}}
 {{if .Clipped}}<p class="muted">Some values were cut by the store; the export has them whole.</p>{{end}}
-</div>{{end}}
-{{if .MoreFailing}}<p class="muted">{{.MoreText}} (benchy report --examples N lists more).</p>{{end}}
+</div>
+{{end}}{{define "runEnd"}}{{if .None}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{else if .Cut}}<p class="note" data-cut="{{.NotShown}}">Cut here: {{.NotShown}} failing examples of this run are not shown; a report lists at most {{.Budget}} MiB of examples (<code>benchy runs export</code> has them all).</p>{{else if .NotShown}}<p class="muted">{{.MoreText}} (benchy report --examples N lists more).</p>{{end}}
 </article>
-{{end}}
-</section>
-{{end}}
-</body>
+{{end}}{{define "sectionEnd"}}</section>
+{{end}}{{define "tail"}}</body>
 </html>
-`))
+{{end}}`))

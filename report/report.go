@@ -1,10 +1,8 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"html/template"
-	"io"
 	"strings"
 
 	"github.com/benchy-eval/benchy/api"
@@ -17,6 +15,11 @@ type Report struct {
 	// Examples is how many failing examples each run lists at most (the CLI's --examples;
 	// 0 lists none).
 	Examples int
+	// Load, when set, fills a run's Charts, Health, Program, Failing (at most examples of
+	// them) and FailingTotal as Write reaches it, so that one run is in memory at a time
+	// (fromstore.Gather sets it); a run's Run is set beforehand. Write asks for no
+	// examples once MaxExampleBytes are written.
+	Load func(r *Run, examples int) error
 }
 
 // Section is the runs of one benchmark (one benchmark hash), with the leaderboards of the
@@ -49,192 +52,20 @@ const DefaultExamples = 20
 // a message): a report stays small whatever a system answered; the export has it whole.
 const MaxValue = 2000
 
-// MaxConfusionValues bounds the enum values a confusion matrix draws: a matrix of more is
-// a page of cells no one reads, and of size quadratic in them.
-const MaxConfusionValues = 24
+// MaxFields bounds the fields an example shows, of its output and of its input each (the
+// wrong output fields first), and the rows of a run's accuracy by dimension (the least
+// accurate): a benchmark of 14,000 output fields made every failing example a table of
+// 14,000 rows, and 8 runs of it 606 MB of HTML. The rest are counted in a line.
+const MaxFields = 50
 
-// Write writes r as one self-contained HTML document: inline CSS and SVG, no script, no
-// URL of anything outside the file. Every value is escaped by html/template, so a
-// prediction is always text.
-func Write(w io.Writer, r Report) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := page.Execute(bw, view(r)); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
+// MaxMatrices bounds the confusion matrices a run draws (each at most 21×21 cells, some
+// 100 KB of SVG), in declaration order; the rest are named in a line.
+const MaxMatrices = 8
 
-// pageView is what the template reads.
-type pageView struct {
-	Title    string
-	Sections []sectionView
-	Mixed    bool // runs of several benchmarks: no ranking across them
-}
-
-type sectionView struct {
-	Section
-	Anchor string
-	Runs   []runView
-}
-
-type runView struct {
-	Run
-	Anchor      string
-	Label       string
-	Score       string
-	Interval    string
-	Rep         *api.Report
-	Status      []statusView
-	StatusBar   []rect
-	Histogram   chart
-	Dimensions  []dimensionView
-	Confusion   []confusionView
-	Examples    []exampleView
-	MoreFailing int
-	MoreText    string // "N more failing examples are not listed"
-}
-
-type statusView struct {
-	Name  string
-	Count int
-	Class string
-}
-
-type exampleView struct {
-	Index    int
-	Status   string
-	Score    string
-	Inputs   []Field
-	Fields   []Field
-	Error    *api.ResultError
-	Clipped  bool
-	NoInput  bool
-	Usage    *api.ExampleUsage
-	Artifact map[string]bool // input values that are artifact paths (text only)
-}
-
-type dimensionView struct {
-	Path     string
-	Accuracy string
-	Width    float64
-	Correct  int
-	Valid    int
-	Weight   float64
-}
-
-func view(r Report) pageView {
-	pv := pageView{Title: "Benchy report", Mixed: len(r.Sections) > 1}
-	var names []string
-	for i, s := range r.Sections {
-		sv := sectionView{Section: s, Anchor: fmt.Sprintf("b%d", i)}
-		for j, run := range s.Runs {
-			sv.Runs = append(sv.Runs, runOf(run, fmt.Sprintf("b%dr%d", i, j), r.Examples))
-		}
-		pv.Sections = append(pv.Sections, sv)
-		names = append(names, s.Benchmark)
-	}
-	if len(names) > 0 {
-		pv.Title = "Benchy report: " + strings.Join(names, ", ")
-	}
-	return pv
-}
-
-func runOf(r Run, anchor string, n int) runView {
-	v := runView{Run: r, Anchor: anchor, Label: "-", Score: "-", Interval: "", Rep: r.Run.DecodeReport()}
-	if r.Run.System != nil && r.Run.System.Label != "" {
-		v.Label = r.Run.System.Label
-	}
-	if v.Rep != nil && v.Rep.BenchmarkScore != nil {
-		v.Score = fmt.Sprintf("%.4f", *v.Rep.BenchmarkScore)
-		if c := v.Rep.Confidence; c != nil {
-			v.Interval = fmt.Sprintf("[%.4f, %.4f] (%.0f%%, %s)", c.Low, c.High, c.Level*100, c.Method)
-		}
-	}
-	s := r.Charts.Summary
-	v.Status = []statusView{{"valid", s.Valid, "valid"}, {"invalid_output", s.InvalidOutputs, "invalid"}, {"execution_error", s.ExecutionErrors, "error"}}
-	v.StatusBar = statusBar(s)
-	v.Histogram = histogram(r.Charts.Histogram)
-	for _, d := range r.Charts.Dimensions {
-		dv := dimensionView{Path: api.DimensionKey(d.Path), Accuracy: "-", Correct: d.Correct, Valid: d.Valid, Weight: d.Weight}
-		if d.Accuracy != nil {
-			dv.Accuracy = fmt.Sprintf("%.1f%%", *d.Accuracy*100) // as the web's results page shows it
-			dv.Width = *d.Accuracy * 100
-		}
-		v.Dimensions = append(v.Dimensions, dv)
-	}
-	for _, c := range r.Charts.Confusion {
-		if !r.Health.Failed && counted(c) { // a run that never answered has only zeros to draw
-			v.Confusion = append(v.Confusion, confusionOf(c))
-		}
-	}
-	for i, res := range r.Failing {
-		if i >= n {
-			break
-		}
-		v.Examples = append(v.Examples, exampleOf(r.Program, res))
-	}
-	v.MoreFailing = max(r.FailingTotal-len(v.Examples), 0)
-	v.MoreText = fmt.Sprintf("%d more failing examples are not listed", v.MoreFailing)
-	if v.MoreFailing == 1 {
-		v.MoreText = "1 more failing example is not listed"
-	}
-	return v
-}
-
-// counted tells whether a confusion matrix counts any example.
-func counted(c api.Confusion) bool {
-	for _, row := range c.Cells {
-		for _, k := range row {
-			if k > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func exampleOf(p ir.Program, res api.Result) exampleView {
-	ev := exampleView{Index: res.Index, Status: res.Status, Score: "-", Error: res.Error, Clipped: res.Clipped, Usage: res.Usage,
-		NoInput: len(res.Input) == 0, Artifact: map[string]bool{}}
-	if res.Score != nil {
-		ev.Score = fmt.Sprintf("%.4f", *res.Score)
-	}
-	ev.Inputs = clipFields(Inputs(p.Input, res.Input))
-	for _, leaf := range p.Input.Leaves() {
-		switch leaf.Field.Type {
-		case ir.TypeImage, ir.TypeAudio, ir.TypeDocument:
-			ev.Artifact[api.DimensionKey(leaf.Path)] = true
-		}
-	}
-	ev.Fields = clipFields(Align(p.Output, res.Expected, res.Prediction, res.FieldScores))
-	if ev.Error != nil {
-		e := *ev.Error
-		e.Message = clip(e.Message)
-		ev.Error = &e
-	}
-	return ev
-}
-
-func clipFields(fs []Field) []Field {
-	for i := range fs {
-		fs[i].Expected, fs[i].Predicted = clip(fs[i].Expected), clip(fs[i].Predicted)
-	}
-	return fs
-}
-
-// clip shortens s to MaxValue bytes at a character boundary, marking the cut.
-func clip(s string) string {
-	if len(s) <= MaxValue {
-		return s
-	}
-	cut := MaxValue
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "… (" + fmt.Sprint(len(s)-cut) + " more bytes)"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+// MaxExampleBytes bounds the bytes of failing examples one report writes, all runs
+// together: 20 examples of 50 fields near MaxValue are 4 MB, and 20 runs of them would be
+// 80 MB. Past it each run says, where its examples stop, how many are not shown.
+const MaxExampleBytes = 8 << 20
 
 // key is a field's path as the page shows it.
 func key(path []string) string { return api.DimensionKey(path) }
@@ -265,9 +96,9 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4f", *p)
 	},
-	"given": func(runs []runView, id string) bool {
+	"given": func(runs []Run, id string) bool {
 		for _, r := range runs {
-			if r.Run.Run.ID == id {
+			if r.Run.ID == id {
 				return true
 			}
 		}

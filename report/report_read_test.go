@@ -25,7 +25,7 @@ func TestReportFailedRunNotAScore(t *testing.T) {
 	if !strings.Contains(html, `<span class="score" data-score>0.5000</span>`) || strings.Contains(html, "not meaningful") || !strings.Contains(html, "confusion matrix of kind") {
 		t.Errorf("a healthy run lost its score or matrix")
 	}
-	healthy.Charts.Confusion[0].Cells = [][]int{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}
+	healthy.Charts.Confusion[0] = matrix([]string{"kind"}, []string{"bill", "receipt", "quote"}, [][]int{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})
 	if html = write(t, Report{Examples: DefaultExamples, Sections: []Section{{Benchmark: "b.yaml", Runs: []Run{healthy}}}}); strings.Contains(html, "confusion matrix of kind") {
 		t.Errorf("an all-zero matrix is drawn")
 	}
@@ -35,7 +35,7 @@ func TestReportFailedRunNotAScore(t *testing.T) {
 // white (dark on dark blue was unreadable), over the lighter ones the default; one more
 // failing example is said in the singular.
 func TestReportReadable(t *testing.T) {
-	v := confusionOf(api.Confusion{Path: []string{"kind"}, Values: []string{"a", "b"}, Cells: [][]int{{9, 1}, {1, 1}}})
+	v := confusionOf(matrix([]string{"kind"}, []string{"a", "b"}, [][]int{{9, 1}, {1, 1}}))
 	if v.Cells[0].Text != "light" || v.Cells[1].Text != "" || v.Cells[3].Text != "" {
 		t.Errorf("text classes %q %q %q: want light over the dark diagonal only", v.Cells[0].Text, v.Cells[1].Text, v.Cells[3].Text)
 	}

@@ -32,7 +32,7 @@ func fixture(id string, n int, prediction string) Run {
 		Charts: api.Charts{Summary: api.Summary{Examples: n, Valid: n - 2, InvalidOutputs: 1, ExecutionErrors: 1},
 			Histogram:  []int{n / 4, 0, 0, 0, 0, n / 4, 0, 0, 0, 0, n/2 - 2},
 			Dimensions: []api.Dimension{{Path: []string{"vendor"}, Weight: 1, Correct: n / 2, Valid: n - 2, Accuracy: &acc}, {Path: []string{"kind"}, Weight: 1, Accuracy: &acc}},
-			Confusion:  []api.Confusion{{Path: []string{"kind"}, Values: []string{"bill", "receipt", "quote"}, Cells: [][]int{{3, 1, 0}, {0, 2, 0}, {1, 0, 0}}}}},
+			Confusion:  []api.Confusion{matrix([]string{"kind"}, []string{"bill", "receipt", "quote"}, [][]int{{3, 1, 0}, {0, 2, 0}, {1, 0, 0}})}},
 		Program:      program,
 		FailingTotal: n / 2,
 	}
@@ -45,6 +45,18 @@ func fixture(id string, n int, prediction string) Run {
 			FieldScores: []api.FieldScore{{Path: []string{"vendor"}, Score: 0, Weight: 1}, {Path: []string{"kind"}, Score: 1, Weight: 1}}})
 	}
 	return r
+}
+
+// matrix is the confusion matrix of the enum of values at path whose cells[i][j] count
+// the examples expected values[i] and predicted values[j], as the store answers it.
+func matrix(path, values []string, cells [][]int) api.Confusion {
+	counts := map[[2]string]int{}
+	for i, row := range cells {
+		for j, n := range row {
+			counts[[2]string{values[i], values[j]}] = n
+		}
+	}
+	return api.FoldConfusion(path, values, counts)
 }
 
 func write(t testing.TB, r Report) string {

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -18,17 +20,29 @@ import (
 // wait for one count (flights), not one each.
 const maxCharts = 64
 
-// chartsCache holds completed runs' charts and top errors by run id.
+// maxChartsBytes bounds the bytes of JSON the cache keeps in all, and maxKeptChart one
+// run's: a run of many dimensions answers more (14,000 output fields, 1.4 MB), and such a
+// run's charts are counted again at each view rather than kept, so 64 of them cannot hold
+// the heap. A folded confusion matrix (api.FoldConfusion) is at most 21×21 cells, so a
+// usual run's charts are a few KB.
+const (
+	maxChartsBytes = 16 << 20
+	maxKeptChart   = 1 << 20
+)
+
+// chartsCache holds completed runs' charts (as the JSON answered) and top errors by run id.
 type chartsCache struct {
 	mu      sync.Mutex
-	m       map[string]api.Charts
+	m       map[string][]byte
+	bytes   int                      // the JSON m holds
 	flights map[string]chan struct{} // the count under way of each run: closed when done
 	tops    map[string]api.CodeCount // completed runs' most frequent execution error (health.go)
 }
 
 // charts is GET /api/runs/{id}/charts: what the results page draws, counted by the store
 // (statuses, the score histogram, each dimension's accuracy, errors by code, a confusion
-// matrix of each enum dimension in declaration order).
+// matrix of each enum dimension in declaration order, sparse and folded to its
+// api.MaxConfusionLabels most frequent members and "other").
 func (s *Server) charts(w http.ResponseWriter, r *http.Request) error {
 	run, err := s.st.GetRun(r.PathValue("id"))
 	if err != nil {
@@ -41,7 +55,7 @@ func (s *Server) charts(w http.ResponseWriter, r *http.Request) error {
 			return nil // the request ended while another counted them: no one to answer
 		}
 		if ok {
-			return writeJSON(w, http.StatusOK, c)
+			return writeJSON(w, http.StatusOK, json.RawMessage(c))
 		}
 		defer done()
 	}
@@ -53,15 +67,19 @@ func (s *Server) charts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeError(err)
 	}
-	if completed {
-		s.keepCharts(run.ID, c)
+	body, err := chartsJSON(c)
+	if err != nil {
+		return internalError(err)
 	}
-	return writeJSON(w, http.StatusOK, c)
+	if completed {
+		s.keepCharts(run.ID, body)
+	}
+	return writeJSON(w, http.StatusOK, json.RawMessage(body))
 }
 
 // chartsKept returns the kept charts of completed run id; else it waits for a count of
 // them under way, and when there is none it is the count: done ends it.
-func (s *Server) chartsKept(ctx context.Context, id string) (c api.Charts, ok bool, done func(), err error) {
+func (s *Server) chartsKept(ctx context.Context, id string) (c []byte, ok bool, done func(), err error) {
 	cc := &s.chartsC
 	for {
 		cc.mu.Lock()
@@ -77,7 +95,7 @@ func (s *Server) chartsKept(ctx context.Context, id string) (c api.Charts, ok bo
 			ch := make(chan struct{})
 			cc.flights[id] = ch
 			cc.mu.Unlock()
-			return api.Charts{}, false, func() {
+			return nil, false, func() {
 				cc.mu.Lock()
 				delete(cc.flights, id)
 				cc.mu.Unlock()
@@ -88,16 +106,34 @@ func (s *Server) chartsKept(ctx context.Context, id string) (c api.Charts, ok bo
 		select { // then the kept charts, or (the count failed) a count of its own
 		case <-wait:
 		case <-ctx.Done():
-			return api.Charts{}, false, nil, ctx.Err()
+			return nil, false, nil, ctx.Err()
 		}
 	}
 }
 
-func (s *Server) keepCharts(id string, c api.Charts) {
-	s.chartsC.mu.Lock()
-	defer s.chartsC.mu.Unlock()
-	if s.chartsC.m == nil || len(s.chartsC.m) >= maxCharts {
-		s.chartsC.m = map[string]api.Charts{}
+// keepCharts keeps body, the charts of completed run id, unless it is over maxKeptChart;
+// past maxCharts runs or maxChartsBytes the cache starts again.
+func (s *Server) keepCharts(id string, body []byte) {
+	if len(body) > maxKeptChart {
+		return
 	}
-	s.chartsC.m[id] = c
+	cc := &s.chartsC
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.m == nil || len(cc.m) >= maxCharts || cc.bytes+len(body) > maxChartsBytes {
+		cc.m, cc.bytes = map[string][]byte{}, 0
+	}
+	cc.bytes += len(body) - len(cc.m[id])
+	cc.m[id] = body
+}
+
+// chartsJSON is c as writeJSON sends it (no HTML escapes), without its last newline.
+func chartsJSON(c api.Charts) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

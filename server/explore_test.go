@@ -72,13 +72,13 @@ func TestCharts(t *testing.T) {
 			}
 			continue
 		}
-		if len(c.Confusion) != 1 || !slices.Equal(c.Confusion[0].Values, []string{"cat", "dog"}) {
+		if len(c.Confusion) != 1 || !slices.Equal(c.Confusion[0].Labels, []string{"cat", "dog"}) || c.Confusion[0].Members != 2 {
 			t.Fatalf("media's confusion: %+v", c.Confusion)
 		}
 		m := c.Confusion[0]
 		cells := 0
-		for i, e := range m.Values {
-			for j, p := range m.Values {
+		for i, e := range m.Labels {
+			for j, p := range m.Labels {
 				want := 0
 				for _, r := range all.Results {
 					var ex, pr struct{ Label string }
@@ -90,8 +90,8 @@ func TestCharts(t *testing.T) {
 				}
 				var page api.ResultPage
 				get(api.ResultsPath(id, url.Values{"field": {"label"}, "expected": {e}, "predicted": {p}}), &page)
-				if m.Cells[i][j] != want || len(page.Results) != want {
-					t.Errorf("cell %s×%s: %d, its filter %d, want %d", e, p, m.Cells[i][j], len(page.Results), want)
+				if m.Count(i, j) != want || len(page.Results) != want {
+					t.Errorf("cell %s×%s: %d, its filter %d, want %d", e, p, m.Count(i, j), len(page.Results), want)
 				}
 				cells += want
 			}

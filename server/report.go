@@ -8,13 +8,15 @@ import (
 	"github.com/benchy-eval/benchy/report/fromstore"
 )
 
-// maxReportRuns bounds the runs of one report: each costs its charts' reads.
-const maxReportRuns = 50
+// maxReportRuns bounds the runs of one report: each costs its charts' and its failing
+// examples' reads, and its part of the page (charts, at most report.MaxFields rows and
+// report.MaxMatrices matrices; the examples of all runs at most report.MaxExampleBytes).
+const maxReportRuns = 20
 
-// maxReports is how many reports are built at once: a report is built in memory (up to
-// maxReportRuns runs' failing examples, 80 MB for 1,000 examples of 100 KB), and 40 built
-// at once took the server from 82 to 457 MB; a GET any page can send (an <img> of this
-// URL on loopback) must not buy gigabytes. More answer 503 busy with Retry-After.
+// maxReports is how many reports are written at once. A report streams, one run in memory
+// at a time (report.Write), but each still reads its runs' results: 40 built at once took
+// the server from 82 to 457 MB before it streamed, and a GET any page can send (an <img>
+// of this URL on loopback) must not buy that. More answer 503 busy with Retry-After.
 const maxReports = 2
 
 // report answers GET /api/report?run=ID&run=ID...[&examples=N]: the self-contained HTML
@@ -46,7 +48,7 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
 			return storeError(err)
 		}
 	}
-	rep, err := fromstore.Gather(s.st, full, min(n, 1000))
+	rep, err := fromstore.Gather(s.st, full, min(n, 1000)) // the runs' records; the rest as written
 	if err != nil {
 		return storeError(err)
 	}
@@ -56,6 +58,8 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	htmlreport.Write(w, rep) // an error now is the client gone: nothing left to answer
+	if err := htmlreport.Write(w, rep); err != nil { // the client gone, or a run's read failed midway
+		s.logf("report of %d runs: %v", len(full), err)
+	}
 	return nil
 }

@@ -17,7 +17,8 @@ import (
 // scores, each dimension's accuracy, errors by code, and a confusion matrix of each
 // dimension of enums (expected from the dataset row at the dimension's path, predicted
 // from the prediction, over valid examples; a value outside the enum is left out; a run
-// stored before rows were recorded has empty matrices). It reads the run's counts
+// stored before rows were recorded has empty matrices), sparse and folded to its most
+// frequent members (api.FoldConfusion): never members squared. It reads the run's counts
 // (counts.go), kept as its results are stored, and one result per error code for its
 // message; a matrix whose cells were not counted (a run stored before migration 6) is
 // read from each valid result's JSON.
@@ -82,21 +83,16 @@ func (s *Store) Charts(id string, enums []Enum) (api.Charts, error) {
 			uncounted = append(uncounted, e)
 			continue
 		}
-		m := api.Confusion{Path: e.Path, Values: e.Values, Cells: make([][]int, len(e.Values))}
-		for i, exp := range e.Values {
-			m.Cells[i] = make([]int, len(e.Values))
-			for j, pred := range e.Values {
-				m.Cells[i][j] = cells[string(key)][[2]string{exp, pred}]
-			}
-		}
-		c.Confusion = append(c.Confusion, m)
+		c.Confusion = append(c.Confusion, api.FoldConfusion(e.Path, e.Values, cells[string(key)]))
 	}
 	if len(uncounted) > 0 {
 		ms, err := s.matricesOfJSON(id, uncounted)
 		if err != nil {
 			return c, err
 		}
-		c.Confusion = append(c.Confusion, ms...)
+		for _, m := range ms {
+			c.Confusion = append(c.Confusion, api.FoldConfusion(m.Path, m.Values, m.cells))
+		}
 		// In the order of enums: the counted ones were put first.
 		slices.SortStableFunc(c.Confusion, func(a, b api.Confusion) int {
 			return cmp.Compare(indexOfPath(enums, a.Path), indexOfPath(enums, b.Path))

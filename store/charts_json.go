@@ -3,16 +3,21 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
-
-	"github.com/benchy-eval/benchy/api"
 )
+
+// matrix is an enum's confusion cells that occur, by [expected, predicted] member: sparse,
+// as the store keeps them (an enum of 8,000 members made dense is 64 million cells).
+type matrix struct {
+	Enum
+	cells map[[2]string]int
+}
 
 // matricesOfJSON are the confusion matrices of enums for run id read from its results'
 // JSON: those of a run whose cells were not counted as it was stored (before migration 6,
 // or by a writer without Labels). It reads every valid result, 8–17 s for 800,000 of
 // them, so it keeps what it counted as the run's cells (keepCells): the next view reads
 // them, and a resume's writer goes on counting.
-func (s *Store) matricesOfJSON(id string, enums []Enum) ([]api.Confusion, error) {
+func (s *Store) matricesOfJSON(id string, enums []Enum) ([]matrix, error) {
 	tx, err := s.r.Begin() // one snapshot: the matrices are of the results done counts
 	if err != nil {
 		return nil, err
@@ -22,7 +27,7 @@ func (s *Store) matricesOfJSON(id string, enums []Enum) ([]api.Confusion, error)
 	if err := tx.QueryRow(`SELECT done FROM runs WHERE id = ?`, id).Scan(&done); err != nil {
 		return nil, err
 	}
-	var out []api.Confusion
+	var out []matrix
 	for _, e := range enums {
 		m, err := confusionOfJSON(tx, id, e)
 		if err != nil {
@@ -40,7 +45,7 @@ func (s *Store) matricesOfJSON(id string, enums []Enum) ([]api.Confusion, error)
 // done is still its count of results: results are only ever added, each counted in done,
 // so an unchanged done is the set of results the matrices were read from. Else a result
 // came since (a running run), and the next view reads them again.
-func (s *Store) keepCells(id string, done int, matrices []api.Confusion) error {
+func (s *Store) keepCells(id string, done int, matrices []matrix) error {
 	tx, err := s.w.Begin()
 	if err != nil {
 		return err
@@ -59,11 +64,9 @@ func (s *Store) keepCells(id string, done int, matrices []api.Confusion) error {
 			return err
 		}
 		t[countKey{kind: countLabelled, a: string(key)}] = &[2]int{0, 0}
-		for i, exp := range m.Values {
-			for j, pred := range m.Values {
-				if n := m.Cells[i][j]; n > 0 {
-					t[countKey{kind: countCell, a: string(key), b: exp, c: pred}] = &[2]int{n, 0}
-				}
+		for k, n := range m.cells {
+			if n > 0 {
+				t[countKey{kind: countCell, a: string(key), b: k[0], c: k[1]}] = &[2]int{n, 0}
 			}
 		}
 	}
@@ -75,18 +78,15 @@ func (s *Store) keepCells(id string, done int, matrices []api.Confusion) error {
 
 // confusionOfJSON counts the valid results of run id by expected and predicted value of
 // e from each one's JSON, in tx's snapshot.
-func confusionOfJSON(tx *sql.Tx, id string, e Enum) (api.Confusion, error) {
-	m := api.Confusion{Path: e.Path, Values: e.Values, Cells: make([][]int, len(e.Values))}
-	for i := range m.Cells {
-		m.Cells[i] = make([]int, len(e.Values))
-	}
+func confusionOfJSON(tx *sql.Tx, id string, e Enum) (matrix, error) {
+	m := matrix{Enum: e, cells: map[[2]string]int{}}
 	path, err := jsonPath(e.Path)
 	if err != nil {
 		return m, err
 	}
-	at := make(map[string]int, len(e.Values))
-	for i, v := range e.Values {
-		at[v] = i
+	at := make(map[string]bool, len(e.Values))
+	for _, v := range e.Values {
+		at[v] = true
 	}
 	rows, err := tx.Query(`SELECT example ->> ?, result ->> ?, count(*) FROM results INDEXED BY results_by_status
 		WHERE run_id = ? AND status = 'valid' AND example IS NOT NULL GROUP BY 1, 2`, "$.expected"+path, "$.prediction"+path, id)
@@ -100,10 +100,8 @@ func confusionOfJSON(tx *sql.Tx, id string, e Enum) (api.Confusion, error) {
 			rows.Close()
 			return m, err
 		}
-		i, ok1 := at[exp.String]
-		j, ok2 := at[pred.String]
-		if exp.Valid && pred.Valid && ok1 && ok2 {
-			m.Cells[i][j] += n
+		if exp.Valid && pred.Valid && at[exp.String] && at[pred.String] {
+			m.cells[[2]string{exp.String, pred.String}] += n
 		}
 	}
 	return m, closeRows(rows)

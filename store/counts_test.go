@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 )
 
@@ -113,14 +112,14 @@ func TestKeepCellsOnlyUnchanged(t *testing.T) {
 	s, _ := open(t)
 	id := create(t, s, "explore.yaml").ID
 	writeAll(t, s, id, exploredN(0, 50))
-	ms, err := func() ([]api.Confusion, error) {
+	ms, err := func() ([]matrix, error) {
 		tx, err := s.r.Begin()
 		if err != nil {
 			return nil, err
 		}
 		defer tx.Rollback()
 		m, err := confusionOfJSON(tx, id, Enum{Path: []string{"label"}, Values: labels})
-		return []api.Confusion{m}, err
+		return []matrix{m}, err
 	}()
 	if err != nil {
 		t.Fatal(err)

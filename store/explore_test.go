@@ -156,9 +156,14 @@ func checkCharts(t *testing.T, s *Store, id string, all []engine.ExampleResult) 
 	if len(c.Confusion) != 1 {
 		t.Fatalf("%d matrices", len(c.Confusion))
 	}
+	if m := c.Confusion[0]; !slices.Equal(m.Labels, labels) {
+		t.Errorf("confusion labels %v, want %v", m.Labels, labels)
+	}
 	for i := range 3 {
-		if !slices.Equal(c.Confusion[0].Cells[i], cells[i][:]) {
-			t.Errorf("confusion row %s: %v, want %v", labels[i], c.Confusion[0].Cells[i], cells[i])
+		for j := range 3 {
+			if got := c.Confusion[0].Count(i, j); got != cells[i][j] {
+				t.Errorf("confusion cell %s×%s: %d, want %d", labels[i], labels[j], got, cells[i][j])
+			}
 		}
 	}
 	top, err := s.TopError(id)

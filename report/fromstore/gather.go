@@ -14,10 +14,12 @@ import (
 // Gather reads runs ids (full ids, in the order given, each once) from st into a report
 // listing at most examples failing examples a run (none for 0).
 // Runs of one benchmark hash share a section; a section of several runs has the
-// leaderboard of each dataset they took.
+// leaderboard of each dataset they took. It reads each run's record now and the rest
+// (its charts, program and failing examples) when report.Write reaches it (Report.Load),
+// so that writing holds one run at a time.
 func Gather(st *store.Store, ids []string, examples int) (report.Report, error) {
 	examples = max(examples, 0)
-	rep := report.Report{Examples: examples}
+	rep := report.Report{Examples: examples, Load: func(r *report.Run, n int) error { return load(st, r, n) }}
 	at := map[string]int{} // benchmark hash -> its section
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -29,10 +31,15 @@ func Gather(st *store.Store, ids []string, examples int) (report.Report, error) 
 		if err != nil {
 			return rep, err
 		}
-		run, err := gatherRun(st, r, examples)
+		var run report.Run
+		raw, err := json.Marshal(r) // store.Run's JSON is the API's run (runs show prints it)
+		if err == nil {
+			err = json.Unmarshal(raw, &run.Run)
+		}
 		if err != nil {
 			return rep, fmt.Errorf("run %s: %w", id, err)
 		}
+		run.Run.IR = nil
 		key := r.BenchmarkHash
 		if key == "" { // stored before identities: its own section
 			key = "run:" + r.ID
@@ -53,27 +60,23 @@ func Gather(st *store.Store, ids []string, examples int) (report.Report, error) 
 	return rep, nil
 }
 
-// gatherRun is one run as the report shows it.
-func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
-	var out report.Run
-	raw, err := json.Marshal(r) // store.Run's JSON is the API's run (runs show prints it)
-	if err == nil {
-		err = json.Unmarshal(raw, &out.Run)
-	}
+// load fills run out (its Run read by Gather) as the report shows it, with its first
+// examples failing examples.
+func load(st *store.Store, out *report.Run, examples int) error {
+	r, err := st.GetRun(out.Run.ID) // with its IR: the program and enums
 	if err != nil {
-		return out, err
+		return err
 	}
-	out.Run.IR = nil
 	var b ir.Benchmark
 	if json.Unmarshal(r.IR, &b) == nil {
 		out.Program = b.Program
 	}
 	if out.Charts, err = st.Charts(r.ID, store.EnumsOf(&b)); err != nil {
-		return out, err
+		return err
 	}
 	top, err := st.TopError(r.ID)
 	if err != nil {
-		return out, err
+		return err
 	}
 	s := out.Charts.Summary
 	out.Health = api.Health{Examples: s.Examples, Failed: api.FailedInfra(s.Examples, s.ExecutionErrors),
@@ -82,9 +85,10 @@ func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
 	if examples > 0 {
 		page, err = st.Page(r.ID, store.PageQuery{Filter: store.ResultFilter{Imperfect: true}, After: store.First, Limit: examples, MaxBytes: 8 << 20})
 		if err != nil {
-			return out, err
+			return err
 		}
 	}
+	out.Failing = nil
 	for _, sh := range page.Results {
 		out.Failing = append(out.Failing, sh.Wire())
 	}
@@ -94,7 +98,7 @@ func gatherRun(st *store.Store, r store.Run, examples int) (report.Run, error) {
 	} else if len(out.Charts.Histogram) == 11 {
 		out.FailingTotal = s.Examples - out.Charts.Histogram[10]
 	}
-	return out, nil
+	return nil
 }
 
 // boards adds to a section of several runs the leaderboard of each dataset they took.

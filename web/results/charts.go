@@ -1,6 +1,7 @@
 package results
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -194,45 +195,59 @@ func (p *Page) dimensionChart(dims []api.Dimension) app.UI {
 }
 
 // confusion is an enum dimension's matrix, expected down and predicted across; a cell's
-// shade grows with its count, and a click shows its examples.
+// shade grows with its count, and a click shows its examples. The server folds a large
+// enum to its api.MaxConfusionLabels most frequent members and one row and column for the
+// others (api.FoldConfusion), so at most 21×21 cells are drawn; an "other" cell names no
+// one member, so it filters nothing.
 func (p *Page) confusion(m api.Confusion) app.UI {
 	k := api.DimensionKey(m.Path)
-	n := len(m.Values)
+	if len(m.Labels) > api.MaxConfusionLabels { // not folded: a page draws no more
+		return app.Div().Class("chart confusion").DataSet("path", k).Body(app.H3().Text("Confusion: "+k),
+			app.P().Class("muted").Text(ui.Int(len(m.Labels))+" labels: too many to draw."))
+	}
+	labels := m.Labels
+	names := slices.Clip(labels)
+	if m.Other() {
+		names = append(names, "("+ui.Int(m.Members-len(m.Labels))+" others)")
+	}
+	n := len(names)
 	const cell, labelW = 40.0, 120.0
 	longest := 0
-	for _, v := range m.Values {
+	for _, v := range names {
 		longest = min(14, max(longest, len([]rune(v))))
 	}
 	headH := 18 + 5.5*float64(longest) // the column labels, turned 50°
 	max := 1
-	for _, row := range m.Cells {
-		for _, c := range row {
-			if c > max {
-				max = c
-			}
+	for _, c := range m.Cells {
+		if c.Count > max {
+			max = c.Count
 		}
 	}
+	other := func(i int) bool { return i >= len(labels) }
+	says := func(i int) string { // a row's or column's value, as a cell's title says it
+		if other(i) {
+			return "one of " + ui.Int(m.Members-len(m.Labels)) + " other members"
+		}
+		return names[i]
+	}
 	var marks []app.UI
-	for j, v := range m.Values {
+	for j, v := range names {
 		x := labelW + float64(j)*cell + cell/2
 		s, _ := ui.Clip(v, 14)
 		marks = append(marks, svg("text").Class("axis").Attr("transform", "translate("+num(x+4)+" "+num(headH-6)+") rotate(-50)").Text(s))
 	}
-	for i, ev := range m.Values {
+	for i, ev := range names {
 		y := headH + float64(i)*cell
 		s, _ := ui.Clip(ev, 16)
 		marks = append(marks, label(labelW-6, y+cell/2+4, "end", "axis", s))
-		for j, pv := range m.Values {
-			count := 0
-			if i < len(m.Cells) && j < len(m.Cells[i]) {
-				count = m.Cells[i][j]
-			}
+		for j, pv := range names {
+			count := m.Count(i, j)
 			x := labelW + float64(j)*cell
 			class := "cell"
-			if i == j {
+			if i == j && !other(i) {
 				class += " diagonal"
 			}
-			if p.filter.Field == k && p.filter.Expected == ev && p.filter.Predicted == pv {
+			if !other(i) && !other(j) && p.filter.Field == k && p.filter.Expected == ev && p.filter.Predicted == pv {
 				class += " selected" // the cell whose examples the table shows
 			}
 			shade := 0.08 + 0.92*float64(count)/float64(max)
@@ -244,21 +259,31 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 			if shade > 0.55 && count > 0 {
 				textClass += " light"
 			}
-			g := svg("g").Class(class).DataSet("expected", ev).DataSet("predicted", pv).DataSet("count", count).Body(
+			g := svg("g").Class(class).DataSet("count", count).Body(
 				rect,
 				label(x+cell/2, y+cell/2+4, "middle", textClass, strconv.Itoa(count)),
-				svg("title").Text("expected "+ev+", predicted "+pv+": "+ui.Plural(count, "example")),
+				svg("title").Text("expected "+says(i)+", predicted "+says(j)+": "+ui.Plural(count, "example")),
 			)
-			if count > 0 {
-				g = g.Class("clickable").OnClick(p.filterTo(api.Filter{Field: k, Expected: ev, Predicted: pv}), app.EventScope(ev+"\x00"+pv))
+			switch {
+			case other(i) || other(j):
+				g = g.Class("other").DataSet("other", "1")
+			case count > 0:
+				g = g.DataSet("expected", ev).DataSet("predicted", pv).
+					Class("clickable").OnClick(p.filterTo(api.Filter{Field: k, Expected: ev, Predicted: pv}), app.EventScope(ev+"\x00"+pv))
+			default:
+				g = g.DataSet("expected", ev).DataSet("predicted", pv)
 			}
 			marks = append(marks, g)
 		}
 	}
 	w, h := labelW+float64(n)*cell+8, headH+float64(n)*cell+4
+	note := "expected ↓, predicted →; click a cell for its examples"
+	if m.Other() {
+		note = "the " + ui.Int(len(labels)) + " most frequent of " + ui.Int(m.Members) + " members; " + note
+	}
 	return app.Div().Class("chart confusion").DataSet("path", k).Body(
 		app.H3().Text("Confusion: "+k),
-		app.Div().Class("muted small").Text("expected ↓, predicted →; click a cell for its examples"),
+		app.Div().Class("muted small").Text(note),
 		svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...),
 	)
 }

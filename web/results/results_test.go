@@ -40,7 +40,8 @@ func TestRenderWithoutData(t *testing.T) {
 	charts := api.Charts{Summary: api.Summary{Examples: 4, ExecutionErrors: 4}, Histogram: make([]int, 11),
 		Dimensions: []api.Dimension{{Path: []string{"label"}, Weight: 1}, {Path: []string{"x"}, Accuracy: &one}},
 		Codes:      []api.CodeCount{{Code: "provider_error", Count: 4}},
-		Confusion:  []api.Confusion{{Path: []string{"label"}, Values: []string{"a", "b"}, Cells: [][]int{{1, 0}, {2}}}, {}}}
+		Confusion: []api.Confusion{{Path: []string{"label"}, Labels: []string{"a", "b"}, Members: 2, Cells: []api.ConfusionCell{{Expected: 0, Predicted: 0, Count: 1}, {Expected: 1, Predicted: 0, Count: 2}}},
+			{Path: []string{"big"}, Labels: []string{"a"}, Members: 4000, Cells: []api.ConfusionCell{{Expected: 0, Predicted: 1, Count: 3}, {Expected: 1, Predicted: 1, Count: 5}, {Expected: 9, Predicted: 9, Count: 1}}}, {}}}
 	detail := api.ExampleDetail{Result: api.Result{Index: 3, Status: api.ExecutionError, Error: &api.ResultError{Code: "provider_error"},
 		Input: json.RawMessage(`{"image":"a.png","text":"x\ny","n":{"m":1}}`), Expected: json.RawMessage(`{"label":"a"}`),
 		Prediction: json.RawMessage(`[1`), Usage: &api.ExampleUsage{InputTokens: 3}}, Request: "POST", Prev: -1, Next: 5,

@@ -33,6 +33,10 @@ type Estimate struct {
 	// Cached says the response cache holds the reply: the request is not sent and costs
 	// nothing.
 	Cached bool
+	// Unbounded says why the bounds above do not hold (a PDF whose pages cannot be
+	// counted), "" when they do: a run with a budget refuses the request, before any is
+	// sent (checkBounds); an estimate without one still adds the tokens up.
+	Unbounded string
 }
 
 // Estimator is an adapter that can tell what a request will cost before sending it (a
@@ -94,17 +98,32 @@ const ReasonBudget = "budget"
 
 // ledger keeps a run's budget: what the examples done spent, and what the ones in flight
 // may spend at most (their holds). Dispatch reserves an example's bound before it goes to
-// a worker and refuses when spent + held + bound would pass the budget; the worker settles
-// the hold with what the example did spend. A refusal while examples are in flight waits
-// for them, which may leave room; with none in flight it is final.
+// a worker and refuses when spent + held + bound would pass the budget; each further
+// attempt of its request (a retry) reserves the bound again (Meter), and an attempt that
+// failed is charged its bound when it may have been billed, released when it cannot have
+// been; the worker settles the hold with what the example did spend. A refusal while
+// examples in flight may free room waits for them; with none that may, it is final.
 type ledger struct {
 	limit Budget
 	mu    sync.Mutex
 	spent cost
 	held  cost
-	holds map[int]cost
-	// settled is closed, and replaced, each time a hold is settled.
+	holds map[int]*hold
+	// retrying counts the holds whose example waits in Meter.Again for room: they free
+	// none, so that nobody waits for them.
+	retrying int
+	// settled is closed, and replaced, each time the room may have changed or a waiter
+	// may have to give up (a hold settled, charged or released, an example that began to
+	// wait for a retry).
 	settled chan struct{}
+}
+
+// hold is one example's part of a ledger while it is in flight.
+type hold struct {
+	bound    cost // what one attempt of its request may cost: reserved for each
+	held     cost // the attempt in flight's bound; nothing between attempts
+	charged  cost // the bounds of its failed attempts that may have been billed
+	retrying bool // it waits in Meter.Again
 }
 
 type cost struct {
@@ -112,8 +131,10 @@ type cost struct {
 	usd    float64
 }
 
+func (c cost) plus(d cost) cost { return cost{c.tokens + d.tokens, c.usd + d.usd} }
+
 func newLedger(b Budget) *ledger {
-	return &ledger{limit: b, holds: map[int]cost{}, settled: make(chan struct{})}
+	return &ledger{limit: b, holds: map[int]*hold{}, settled: make(chan struct{})}
 }
 
 func (l *ledger) fits(c cost) bool {
@@ -146,20 +167,35 @@ func bound(e Estimate) cost {
 // clampTokens is n within [0, MaxBound].
 func clampTokens(n int) int { return min(max(n, 0), MaxBound) }
 
+// changed wakes every waiter: the room, or who may free it, changed. Called with l.mu held.
+func (l *ledger) changed() {
+	close(l.settled)
+	l.settled = make(chan struct{})
+}
+
+// freeing is how many examples in flight, other than except, may free room: every hold
+// but those waiting for a retry, which hold nothing. Called with l.mu held.
+func (l *ledger) freeing(except *hold) int {
+	n := len(l.holds) - l.retrying
+	if except != nil && !except.retrying {
+		n--
+	}
+	return n
+}
+
 // reserve holds c for example index when it fits, waiting while examples in flight may
-// free room; false when it does not fit with none in flight, or when ctx ends or stop
-// closes (then wait is true).
+// free room; false when it does not fit with none that may, or when ctx ends or stop
+// closes (then waited is true).
 func (l *ledger) reserve(ctx context.Context, stop <-chan struct{}, index int, c cost) (ok, waited bool) {
 	for {
 		l.mu.Lock()
 		if l.fits(c) {
-			l.holds[index] = c
-			l.held.tokens += c.tokens
-			l.held.usd += c.usd
+			l.holds[index] = &hold{bound: c, held: c}
+			l.held = l.held.plus(c)
 			l.mu.Unlock()
 			return true, false
 		}
-		if len(l.holds) == 0 {
+		if l.freeing(nil) == 0 {
 			l.mu.Unlock()
 			return false, false
 		}
@@ -175,31 +211,34 @@ func (l *ledger) reserve(ctx context.Context, stop <-chan struct{}, index int, c
 	}
 }
 
-// settle replaces example index's hold by what its result spent (spentBy). A result
-// charged its hold, not what it reported, keeps the charge in its usage (BudgetTokens,
-// BudgetCostUSD), so that a resumed run counts it again.
+// settle replaces example index's hold by what its result spent (spentBy), beside the
+// bounds its failed attempts were charged. A result charged more than it reported (a
+// bound for an attempt that did not say what it spent, or failed attempts before it) keeps
+// the whole charge in its usage (BudgetTokens, BudgetCostUSD), so that a resumed run
+// counts it again.
 func (l *ledger) settle(index int, res *ExampleResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	h := l.holds[index]
+	if h == nil {
+		h = &hold{}
+	}
 	delete(l.holds, index)
-	l.held.tokens -= h.tokens
-	l.held.usd -= h.usd
-	s, charged := spentBy(res, h)
-	if charged && (h.tokens > 0 || h.usd > 0) {
+	l.held.tokens -= h.held.tokens
+	l.held.usd -= h.held.usd
+	s, charged := spentBy(res, h.held)
+	if all := s.plus(h.charged); (charged || h.charged != cost{}) && (all.tokens > 0 || all.usd > 0) {
 		if res.Usage == nil {
 			res.Usage = &Usage{}
 		}
-		res.Usage.BudgetTokens = h.tokens
-		if h.usd > 0 {
-			usd := h.usd
+		res.Usage.BudgetTokens = clampTokens(all.tokens)
+		if all.usd > 0 {
+			usd := all.usd
 			res.Usage.BudgetCostUSD = &usd
 		}
 	}
-	l.spent.tokens += s.tokens
-	l.spent.usd += s.usd
-	close(l.settled)
-	l.settled = make(chan struct{})
+	l.spent = l.spent.plus(s)
+	l.changed()
 }
 
 // spend counts a reused result's spending (a resumed run's earlier part).
@@ -207,8 +246,7 @@ func (l *ledger) spend(res *ExampleResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s, _ := spentBy(res, cost{})
-	l.spent.tokens += s.tokens
-	l.spent.usd += s.usd
+	l.spent = l.spent.plus(s)
 }
 
 func (l *ledger) total() cost {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/benchy-eval/benchy/diag"
@@ -62,7 +63,10 @@ type dataset struct {
 	line   int
 	index  int
 	failed *Abort
-	digest *digester // set for the validation pass, which digests what it reads
+	long   []byte // the buffer of lines longer than r's, kept for the next
+	// longest is the longest row read, in bytes: what an InputChecker's RowsFit is told.
+	longest int
+	digest  *digester // set for the validation pass, which digests what it reads
 	// expect, in the second pass, are the artifact versions the validation pass digested:
 	// an artifact that is none of them changed since (nil: not checked).
 	expect map[versionKey]struct{}
@@ -118,6 +122,10 @@ func (d *dataset) next() *example {
 	for {
 		raw, err := d.readLine()
 		if err != nil {
+			if errors.Is(err, errRowTooLong) {
+				d.failed = abort(d.path, d.line, diag.InvalidDatasetRecord, nil, "line %d is longer than %d MiB, the most a dataset row may be (an image, audio or document goes in a file the row names by path)", d.line, MaxRowBytes>>20)
+				return nil
+			}
 			if err != io.EOF {
 				d.failed = abort(d.path, d.line, diag.InvalidDatasetRecord, nil, "cannot read the dataset: %v", err)
 			}
@@ -137,16 +145,37 @@ func (d *dataset) next() *example {
 	}
 }
 
-// readLine returns the next line without its line break, however long.
+// MaxRowBytes bounds a line of a dataset, its line break apart: 16 MiB. A row may hold a
+// long document's text (a request carries at most 8 MiB of text, and a JSON writer's \u
+// escapes can double its length); an image, audio or document is a file the row names by
+// path, not bytes in it. A longer line stops the run at its line, read no further than the
+// bound: a file of one endless line costs the bound, not the file.
+const MaxRowBytes = 16 << 20
+
+// errRowTooLong is readLine's error for a line longer than MaxRowBytes.
+var errRowTooLong = errors.New("the line is longer than MaxRowBytes")
+
+// readLine returns the next line without its line break, or errRowTooLong once it is past
+// MaxRowBytes, having read at most that much of it. A long line is gathered in d.long,
+// which doubles up to the bound and is kept for the next one: the line is valid until the
+// next call.
 func (d *dataset) readLine() ([]byte, error) {
+	const most = MaxRowBytes + len("\ufeff") + len("\r\n") // a row, and what is trimmed from it
 	line, err := d.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		buf := append([]byte(nil), line...)
+		buf := append(d.long[:0], line...)
 		for err == bufio.ErrBufferFull {
 			line, err = d.r.ReadSlice('\n')
+			if len(buf)+len(line) > most {
+				d.line++
+				return nil, errRowTooLong
+			}
+			if cap(buf)-len(buf) < len(line) {
+				buf = slices.Grow(buf, min(max(len(buf), len(line)), most-len(buf)))
+			}
 			buf = append(buf, line...)
 		}
-		line = buf
+		line, d.long = buf, buf[:0]
 	}
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
@@ -155,7 +184,12 @@ func (d *dataset) readLine() ([]byte, error) {
 	if d.line == 1 {
 		line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte order mark is not part of the row
 	}
-	return bytes.TrimRight(line, "\r\n"), nil
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) > MaxRowBytes {
+		return nil, errRowTooLong
+	}
+	d.longest = max(d.longest, len(line))
+	return line, nil
 }
 
 // parse decodes and validates one row: exactly input and expected, each fitting its schema.

@@ -14,9 +14,22 @@ import (
 // send. A dataset Run would refuse is its *Abort; fn's error stops the stream and is
 // returned as it is.
 func Inputs(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths, limit int, fn func(index int, input map[string]any) error) (Validated, error) {
+	return CheckedInputs(ctx, b, benchDir, paths, limit, nil, fn)
+}
+
+// CheckedInputs is Inputs that first asks c, when it is not nil, of every input it will
+// stream, as Run asks its adapter (InputChecker): a row c refuses is the *Abort at its
+// line before fn sees any input, so that a batch submits nothing for a run that would
+// stop before its first call.
+func CheckedInputs(ctx context.Context, b *ir.Benchmark, benchDir string, paths Paths, limit int, c InputChecker, fn func(index int, input map[string]any) error) (Validated, error) {
 	v, err := validateDataset(ctx, b, benchDir, paths, limit)
 	if err != nil {
 		return Validated{}, err
+	}
+	if c != nil {
+		if err := checkInputs(ctx, b, benchDir, paths, v, c, Shard{}); err != nil {
+			return Validated{}, err
+		}
 	}
 	d, a := openDataset(b, benchDir, paths, false)
 	if a != nil {

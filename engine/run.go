@@ -97,6 +97,7 @@ type Validated struct {
 	// (nil: too many, or unknown).
 	artifacts []versionAt
 	racy      bool // a version was too recent to vouch for: Unchanged says false
+	longest   int  // the longest row, in bytes (checkInputs)
 }
 
 // Progress is the state of a running evaluation.
@@ -154,6 +155,11 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad)
 	}
+	if c, ok := firstChecker(adapters); ok {
+		if err := checkInputs(ctx, b, opts.BenchmarkDir, opts.Paths, v, c, opts.Shard); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Budget.active() {
 		// The estimates are the dispatcher's, from an adapter of their own: a worker's is
 		// used by that worker alone.
@@ -164,6 +170,9 @@ func Run(ctx context.Context, b *ir.Benchmark, factory Factory, opts Options) (*
 		}
 		adapters = append(adapters, ad) // closed with the workers'
 		est, a := budgetSetup(opts.Budget, ad)
+		if a == nil {
+			a = checkBounds(ctx, b, opts, est)
+		}
 		if a != nil {
 			return nil, a
 		}
@@ -217,7 +226,7 @@ func validateDataset(ctx context.Context, b *ir.Benchmark, benchDir string, path
 		return Validated{}, abort(d.path, 1, diag.InvalidDatasetRecord, nil, "the dataset has no examples")
 	}
 	file, settled := openVersion(d.f)
-	v := Validated{Total: n, All: n, Rows: n, Digest: d.digest.sum(), file: file, jsonl: d.f.Name(), artifacts: d.digest.versions(), racy: d.digest.racy || !settled}
+	v := Validated{Total: n, All: n, Rows: n, Digest: d.digest.sum(), file: file, jsonl: d.f.Name(), artifacts: d.digest.versions(), racy: d.digest.racy || !settled, longest: d.longest}
 	if limit > 0 {
 		v.Total = min(n, limit)
 		v.All = v.Total
@@ -303,25 +312,38 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 	outcomes := make(chan outcome, len(adapters))
 	window := make(chan struct{}, 8*len(adapters))
 	var led *ledger
+	var ready chan struct{} // with a budget: a worker waits for a job (budget.go's ledger)
 	if r.opts.estimator != nil {
 		led = newLedger(*r.opts.Budget)
+		ready = make(chan struct{}, len(adapters))
 	}
 	var wg sync.WaitGroup
 	for _, ad := range adapters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				res := r.evaluate(ctx, ad, j.ex)
-				if led != nil {
-					led.settle(j.ex.index, &res) // before it waits for those before it to be written
+			for {
+				if ready != nil {
+					ready <- struct{}{}
 				}
+				j, ok := <-jobs
+				if !ok {
+					return
+				}
+				if led == nil {
+					outcomes <- outcome{j.pos, r.evaluate(ctx, ad, j.ex), false}
+					continue
+				}
+				res := r.evaluate(WithMeter(ctx, exampleMeter{led, j.ex.index}), ad, j.ex)
+				led.settle(j.ex.index, &res) // before it waits for those before it to be written
 				outcomes <- outcome{j.pos, res, false}
 			}
 		}()
 	}
 	var dataErr *Abort
 	var budgetErr *BudgetError
+	// unbounded stops a run whose request the budget cannot bound (Estimate.Unbounded).
+	var unbounded *Abort
 	stop := false // dispatch ended through Options.Stop
 	wg.Add(1)
 	go func() {
@@ -360,7 +382,21 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 				}
 			}
 			if led != nil {
-				est := r.estimate(ex)
+				// A hold is taken only once a worker is free to start it: a retry waiting for
+				// room must never wait for a hold that waits for its worker.
+				select {
+				case <-ready:
+				case <-ctx.Done():
+					return
+				case <-r.opts.Stop:
+					stop = true
+					return
+				}
+				est, a := r.estimate(ex)
+				if a != nil {
+					unbounded = a
+					return
+				}
 				ok, waited := led.reserve(ctx, r.opts.Stop, ex.index, bound(est))
 				switch {
 				case waited:
@@ -445,6 +481,8 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return fmt.Errorf("writing results: %w", writeErr)
 	case budgetErr != nil:
 		return budgetErr
+	case unbounded != nil:
+		return unbounded
 	case stop && next < r.total:
 		return fmt.Errorf("run stopped after %d of %d examples: %w", next, r.total, ErrStopped)
 	}
@@ -452,16 +490,6 @@ func (r *runner) execute(ctx context.Context, adapters []Adapter) error {
 		return a
 	}
 	return nil
-}
-
-// estimate is the estimate of example ex's request. One that cannot be made (the input
-// does not render) holds nothing: the adapter fails the same way before sending anything.
-func (r *runner) estimate(ex *example) Estimate {
-	e, err := r.opts.estimator.Estimate(ex.input)
-	if err != nil {
-		return Estimate{Cached: true}
-	}
-	return e
 }
 
 // changed is the abort of a run whose JSONL file is no longer the version the validation

@@ -74,8 +74,9 @@ func NewFactory(cfg Config, task Task, getenv func(string) string) (engine.Facto
 	// attempt of every worker (net/http does not change a request's headers).
 	header := w.headers(key)
 	header.Set("Content-Type", "application/json")
+	pdf := &pdfCounts{} // the budget's and --estimate's page counts, each PDF read once
 	return func() (engine.Adapter, error) {
-		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, base: base, url: url, header: header, line: requestLine(w.endpoint())}, nil
+		return &modelAdapter{c: c, w: w, task: &task, tmpl: tmpl, base: base, url: url, header: header, line: requestLine(w.endpoint()), pdf: pdf}, nil
 	}, nil
 }
 
@@ -120,6 +121,7 @@ type modelAdapter struct {
 	// replies, when set, answers each example from its batch (Batcher.Factory) instead of
 	// the network.
 	replies BatchReplies
+	pdf     *pdfCounts // the page counts of the PDFs its estimates read (pdfbound.go)
 }
 
 func (a *modelAdapter) Invoke(ctx context.Context, index int, input map[string]any) (any, error) {

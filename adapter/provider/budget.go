@@ -7,8 +7,9 @@ import (
 
 // Estimate is what example input's request may cost, rendered as Invoke renders it but not
 // sent (engine.Estimator): a budget reserves it before the request starts, and benchy run
-// --estimate adds it up. The tokens are estimateTokens'; the costs are at the model's
-// prices (none without them). With the response cache in use or only, Cached says the
+// --estimate adds it up. The tokens are estimateTokens', a PDF's by its pages
+// (pdfBounds; Unbounded says why when they cannot be counted); the costs are at the
+// model's prices (none without them). With the response cache in use or only, Cached says the
 // cache holds the reply, which costs nothing.
 func (a *modelAdapter) Estimate(input map[string]any) (engine.Estimate, error) {
 	task, parts, err := a.render(input)
@@ -20,7 +21,8 @@ func (a *modelAdapter) Estimate(input map[string]any) (engine.Estimate, error) {
 		return engine.Estimate{}, err
 	}
 	t := estimateTokens(body, task.System.Parameters)
-	e := engine.Estimate{ExpectedInputTokens: t.Expected, InputTokens: t.InputBound, OutputTokens: t.OutputBound}
+	unbounded := a.pdfBounds(body, &t)
+	e := engine.Estimate{ExpectedInputTokens: t.Expected, InputTokens: t.InputBound, OutputTokens: t.OutputBound, Unbounded: unbounded}
 	if p := a.c.cfg.price(a.task.System.Model); p != nil {
 		low := float64(t.Expected) * p.InputPerMTok / 1e6
 		high := float64(t.InputBound)*p.InputPerMTok/1e6 + float64(t.OutputBound)*p.OutputPerMTok/1e6

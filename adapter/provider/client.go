@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -69,16 +70,26 @@ func (c *client) send(ctx context.Context, url string, header http.Header, body 
 
 // exchange is send, and when its first attempt went out, past the rate limit and the cap on
 // requests in flight (zero: none went): the provider's answer, its retries included, took
-// from then on.
+// from then on. A run's budget (engine.MeterOf) holds each attempt's bound: an attempt that
+// failed is charged it unless the provider's answer proves it was not billed (try's
+// billed), and a retry reserves it again first, or does not go.
 func (c *client) exchange(ctx context.Context, url string, header http.Header, body *requestBody) (resp *response, sent time.Time, f *engine.Failure) {
 	var last string
 	unreachable := false // the last attempt found no server
 	retrying := false    // the attempt waited out a 429's Retry-After
 	var place uint64     // the request's place in the limiter's queue, kept by its retries
+	meter := engine.MeterOf(ctx)
 	for attempt := 0; ; attempt++ {
-		resp, at, wait, err := c.try(ctx, url, header, body, retrying, &place)
+		resp, at, wait, billed, err := c.try(ctx, url, header, body, retrying, &place)
 		if sent.IsZero() {
 			sent = at
+		}
+		if err != nil || resp.status < 200 || resp.status >= 300 {
+			if billed {
+				meter.Billed()
+			} else {
+				meter.Unbilled()
+			}
 		}
 		var fileFailure *engine.Failure
 		switch {
@@ -89,7 +100,10 @@ func (c *client) exchange(ctx context.Context, url string, header http.Header, b
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
 			return nil, sent, engine.ExecutionError(diag.Timeout, "the provider did not answer within %s", c.cfg.Timeout)
 		case err != nil:
-			last, unreachable = "cannot reach "+c.secrets.String(origin(url))+": "+c.secrets.String(hideURL(err, url)), true
+			last, unreachable = "cannot reach "+c.secrets.String(origin(url))+": "+c.secrets.String(hideURL(err, url)), !billed
+			if resp != nil { // the reply began: its status and headers came, then it was cut
+				last = fmt.Sprintf("HTTP %d: the reply was cut short: %s", resp.status, c.secrets.String(hideURL(err, url)))
+			}
 		case resp.status >= 200 && resp.status < 300:
 			return resp, sent, nil
 		case resp.status == http.StatusTooManyRequests || resp.status >= 500:
@@ -119,16 +133,25 @@ func (c *client) exchange(ctx context.Context, url string, header http.Header, b
 		if slept != nil {
 			return nil, sent, engine.ExecutionError(diag.Timeout, "cancelled while waiting to retry: %s", last)
 		}
+		if err := meter.Again(ctx); errors.Is(err, engine.ErrBudget) {
+			return nil, sent, engine.ExecutionError(diag.ProviderError, "%s (after %d attempts; no retry: %v)", last, attempt+1, err)
+		} else if err != nil {
+			return nil, sent, engine.ExecutionError(diag.Timeout, "cancelled while waiting for the budget to retry: %s", last)
+		}
 	}
 }
 
 // try makes one attempt within the provider's limits (ratelimit.go) and the per-request
 // timeout; retrying says it follows a 429 whose Retry-After it waited out, place is its
 // request's place in the limiter's queue. sent is when it went, past the limits (zero: it
-// did not); wait is the server's Retry-After, or 0. The error is an *engine.Failure when a
-// file of the body failed it. The reply, whatever its status, goes to the limiter: its
-// rate-limit headers and the tokens it reports.
-func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody, retrying bool, place *uint64) (resp *response, sent time.Time, wait time.Duration, err error) {
+// did not); wait is the server's Retry-After, or 0, also of a reply cut after its headers.
+// The error is an *engine.Failure when a file of the body failed it; with a reply cut short,
+// resp holds its status (and no body). billed says the attempt may have been billed: the
+// request went whole (net/http wrote all of it) and no 4xx refused it, which no provider
+// bills. A refused connection, a body that failed before it was all sent, and a 429 were
+// not. The reply, whatever its status, goes to the limiter: its rate-limit headers and the
+// tokens it reports.
+func (c *client) try(ctx context.Context, url string, header http.Header, body *requestBody, retrying bool, place *uint64) (resp *response, sent time.Time, wait time.Duration, billed bool, err error) {
 	l := c.limiter(url)
 	raw := 1
 	if l.tokensPerMinute() > 0 {
@@ -136,22 +159,28 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body *
 	}
 	t, err := l.enter(ctx, raw, retrying, place)
 	if err != nil {
-		return nil, time.Time{}, 0, err
+		return nil, time.Time{}, 0, false, err
 	}
 	sent = t.at
 	status, replied, data := 0, http.Header(nil), []byte(nil)
 	defer func() { l.leave(t, status, replied, data) }()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	var wrote atomic.Bool // the whole request was written to a connection
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(w httptrace.WroteRequestInfo) {
+		if w.Err == nil {
+			wrote.Store(true)
+		}
+	}})
 	s := &sending{b: body}
 	rd, err := s.reader()
 	if err != nil {
-		return nil, sent, 0, err
+		return nil, sent, 0, false, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, rd)
 	if err != nil {
 		rd.Close()
-		return nil, sent, 0, err
+		return nil, sent, 0, false, err
 	}
 	req.ContentLength = body.size
 	req.GetBody = s.reader
@@ -161,21 +190,22 @@ func (c *client) try(ctx context.Context, url string, header http.Header, body *
 		if err == nil {
 			r.Body.Close()
 		}
-		return nil, sent, 0, f
+		return nil, sent, 0, wrote.Load() && (err != nil || r.StatusCode < 400 || r.StatusCode >= 500), f
 	}
 	if err != nil {
-		return nil, sent, 0, err
+		return nil, sent, 0, wrote.Load(), err
 	}
 	defer r.Body.Close()
 	status, replied = r.StatusCode, r.Header
+	billed = wrote.Load() && (status < 400 || status >= 500)
 	data, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return nil, sent, 0, err
+		return &response{status: status}, sent, retryAfterHeaders(r.Header), billed, err
 	}
 	if len(data) > maxBody {
-		return nil, sent, 0, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
+		return &response{status: status}, sent, 0, billed, fmt.Errorf("the reply is larger than %d MiB", maxBody>>20)
 	}
-	return &response{status: r.StatusCode, body: data}, sent, retryAfterHeaders(r.Header), nil
+	return &response{status: r.StatusCode, body: data}, sent, retryAfterHeaders(r.Header), billed, nil
 }
 
 // backoff is the wait before retry attempt+1: 0.5 s doubling to at most 30 s, with ±50%

@@ -9,6 +9,7 @@ import (
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/suggest"
+	"github.com/benchy-eval/benchy/internal/yamlnode"
 	"github.com/benchy-eval/benchy/ir"
 )
 
@@ -47,6 +48,9 @@ type Template struct {
 	hasUser bool
 	static  bool // the system part has no placeholder: systemText is it
 	text    string
+	// systemCost and userCost are the text the parts write (render_bound.go): a request's
+	// size is known from them before it is rendered.
+	systemCost, userCost textCost
 }
 
 // piece is literal text or, when leaf is set, an input leaf's placeholder.
@@ -97,7 +101,7 @@ func ParseTemplate(file, text string, input ir.Field, k Kind) (*Template, diag.L
 	}
 	t.system = p.pieces(0, sys, false)
 	if len(p.errs) > 0 {
-		return nil, p.errs.Sort()
+		return nil, p.diagnostics()
 	}
 	if !slices.ContainsFunc(t.system, func(x piece) bool { return x.leaf != nil }) {
 		t.static = true
@@ -105,6 +109,7 @@ func ParseTemplate(file, text string, input ir.Field, k Kind) (*Template, diag.L
 			t.text += x.text
 		}
 	}
+	t.systemCost, t.userCost = partCost(t.system), partCost(t.user)
 	return t, nil
 }
 
@@ -164,14 +169,24 @@ func trimBreak(text string, end int) int {
 	return end
 }
 
-// parser collects the pieces of a template's parts and its diagnostics.
+// parser collects the pieces of a template's parts and its problems. A problem is written
+// down with its offset, and placed (line, column) only if it is among the first
+// yamlnode.MaxDiagnostics shown: a prompt of a million unterminated {{ costs time linear
+// in its length, as a benchmark file with as many problems does.
 type parser struct {
-	file   string
-	text   string
-	kind   Kind
-	leaves map[string]*ir.Leaf
-	names  []string // the leaves' dotted names, in declaration order
-	errs   diag.List
+	file    string
+	text    string
+	kind    Kind
+	leaves  map[string]*ir.Leaf
+	names   []string  // the leaves' dotted names, in declaration order
+	errs    []problem // at most yamlnode.MaxCollected
+	dropped int       // the problems past those, only counted
+}
+
+// problem is a diagnostic of the prompt file before it is placed: at is its byte offset.
+type problem struct {
+	at              int
+	msg, suggestion string
 }
 
 // pieces scans text[start:end], one part; user says which.
@@ -198,17 +213,12 @@ func (p *parser) pieces(start, end int, user bool) []piece {
 			i = j + 4
 			continue
 		}
-		close := strings.Index(s[j+2:], "}}")
-		if nl := strings.IndexByte(s[j+2:], '\n'); close < 0 || nl >= 0 && nl < close {
+		close, lineEnd := closing(s, j+2)
+		if close < 0 {
 			p.fail(j, "an unterminated placeholder: {{ without }} on its line (write {{{{ for a literal {{)")
-			lineEnd := end
-			if nl >= 0 {
-				lineEnd = j + 2 + nl
-			}
 			i = lineEnd
 			continue
 		}
-		close += j + 2
 		if leaf := p.placeholder(j, s[j+2:close], user); leaf != nil {
 			flush()
 			out = append(out, piece{leaf: leaf})
@@ -217,6 +227,21 @@ func (p *parser) pieces(start, end int, user bool) []piece {
 	}
 	flush()
 	return out
+}
+
+// closing is the offset of the }} that closes a placeholder whose name starts at from, or
+// -1 and the offset of the line's end when the line (or s) ends first. It reads no further
+// than either, so that a line of many placeholders is read once, not once each.
+func closing(s string, from int) (close, lineEnd int) {
+	for k := from; k < len(s); k++ {
+		switch {
+		case s[k] == '\n':
+			return -1, k
+		case s[k] == '}' && k+1 < len(s) && s[k+1] == '}':
+			return k, -1
+		}
+	}
+	return -1, len(s)
 }
 
 // placeholder checks the name between the braces of the placeholder at offset at: the leaf
@@ -239,11 +264,14 @@ func (p *parser) placeholder(at int, inner string, user bool) *ir.Leaf {
 			p.fail(at, "{{%s}} is an object of the input: name one of its fields (%s)", name, strings.Join(fields, ", "))
 			return nil
 		}
+		if p.full() {
+			return nil
+		}
 		msg := "{{" + name + "}} is not a field of the input"
 		if len(p.names) > 0 {
 			msg += "; its fields are " + strings.Join(p.names, ", ")
 		}
-		p.errs = append(p.errs, p.diagnostic(at, msg, suggest.Closest(name, p.names)))
+		p.errs = append(p.errs, problem{at: at, msg: msg, suggestion: suggest.Closest(name, p.names)})
 		return nil
 	}
 	kind := leaf.Field.Type
@@ -273,13 +301,44 @@ func cannotTake(k Kind, t string) string {
 }
 
 func (p *parser) fail(at int, format string, args ...any) {
-	p.errs = append(p.errs, p.diagnostic(at, fmt.Sprintf(format, args...), ""))
+	if !p.full() {
+		p.errs = append(p.errs, problem{at: at, msg: fmt.Sprintf(format, args...)})
+	}
 }
 
-// diagnostic is a setup diagnostic at byte offset at of the file.
-func (p *parser) diagnostic(at int, msg, suggestion string) diag.Diagnostic {
-	line := 1 + strings.Count(p.text[:at], "\n")
-	start := strings.LastIndexByte(p.text[:at], '\n') + 1
-	return diag.Diagnostic{File: p.file, Phase: engine.PhaseSetup, Code: diag.InvalidValue, Path: []string{"ai-system", "prompt"},
-		Message: msg, Line: line, Column: 1 + utf8.RuneCountInString(p.text[start:at]), Suggestion: suggestion}
+// full reports that yamlnode.MaxCollected problems are written down, counting the one
+// that is not.
+func (p *parser) full() bool {
+	if len(p.errs) < yamlnode.MaxCollected {
+		return false
+	}
+	p.dropped++
+	return true
+}
+
+// diagnostics are the problems as setup diagnostics, sorted by position and cut as a
+// benchmark file's are: the first yamlnode.MaxDiagnostics, and one saying how many more.
+// Lines and columns (in code points) are counted in one pass over the file.
+func (p *parser) diagnostics() diag.List {
+	slices.SortStableFunc(p.errs, func(a, b problem) int { return a.at - b.at })
+	shown := p.errs[:min(len(p.errs), yamlnode.MaxDiagnostics+1)]
+	ds := make(diag.List, 0, len(shown))
+	line, col, from := 1, 1, 0 // the position of offset from
+	for _, e := range shown {
+		seg := p.text[from:e.at]
+		if k := strings.LastIndexByte(seg, '\n'); k >= 0 {
+			line += strings.Count(seg, "\n")
+			col = 1 + utf8.RuneCountInString(seg[k+1:])
+		} else {
+			col += utf8.RuneCountInString(seg)
+		}
+		from = e.at
+		ds = append(ds, diag.Diagnostic{File: p.file, Phase: engine.PhaseSetup, Code: diag.InvalidValue, Path: []string{"ai-system", "prompt"},
+			Message: e.msg, Line: line, Column: col, Suggestion: e.suggestion})
+	}
+	ds = yamlnode.Limit(ds.Sort(), len(p.errs)-len(shown)+p.dropped, "prompt file")
+	if last := &ds[len(ds)-1]; last.File == "" {
+		last.File = p.file // Limit's summary, of this file
+	}
+	return ds
 }

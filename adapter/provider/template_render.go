@@ -56,8 +56,12 @@ func (t *Template) userParts(input map[string]any) ([]Part, error) {
 
 // render is the task and the user message's parts for one input: without a template the
 // prompt file as the system message and Render's parts; with one, the template's parts,
-// and the task with its system part (a copy, when the system part has placeholders).
+// and the task with its system part (a copy, when the system part has placeholders). A
+// request of more than MaxRenderedBytes of text is refused before any of it is written.
 func (a *modelAdapter) render(input map[string]any) (*Task, []Part, error) {
+	if s := a.textSize(input); s.bytes > MaxRenderedBytes {
+		return nil, nil, s.tooLarge()
+	}
 	t := a.tmpl
 	if t == nil {
 		parts, err := Render(a.task.Input, input)

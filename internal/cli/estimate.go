@@ -20,7 +20,9 @@ type estimateTotals struct {
 // runEstimate is benchy run --estimate: every request of the run (the first limit
 // examples; all when limit is 0) rendered as the plan's adapter renders it, none sent, and
 // what they may cost printed on stdout. Requests the response cache answers (--cache use
-// or only) are counted apart: they cost nothing. No run is stored.
+// or only) are counted apart: they cost nothing. No run is stored. A row the run would
+// refuse before its first request (engine.InputChecker: request_too_large) is refused here
+// too, at its line.
 func runEstimate(e *env, plan *workspace.Plan, limit int) int {
 	ad, err := plan.Factory()
 	if err != nil {
@@ -34,8 +36,9 @@ func runEstimate(e *env, plan *workspace.Plan, limit int) int {
 		return ExitFail
 	}
 	t := estimateTotals{priced: est.Priced()}
+	check, _ := ad.(engine.InputChecker)
 	var firstErr error
-	_, err = engine.Inputs(context.Background(), plan.IR, plan.BenchmarkDir, plan.Paths, limit, func(index int, input map[string]any) error {
+	_, err = engine.CheckedInputs(context.Background(), plan.IR, plan.BenchmarkDir, plan.Paths, limit, check, func(index int, input map[string]any) error {
 		t.requests++
 		x, err := est.Estimate(input)
 		switch {

@@ -25,7 +25,8 @@ Exit codes:
      unless a gate fails: gate it with --fail-under
   4  the budget (--max-cost, --max-tokens) stopped the run before its last example: its results so far
      are written and it is stored cancelled (reason budget); --resume ID with a larger budget goes on
-When several apply, 3 wins over 1 (a broken setup is said before a gate it also fails).
+When several apply, 3 wins over 1 (a broken setup is said before a gate it also fails), and both
+over 4 (with several systems, 4 says a budget stopped one of their runs and none failed otherwise).
 `
 
 // gate is --fail-under X, with --fail-under-ci: the score (or its interval's upper bound)

@@ -104,9 +104,12 @@ func runRun(e *env, args []string) int {
 	if sh.given(fs) { // one shard of the run, into --out-dir (shard.go)
 		return runShard(e, fs, sh, pos[0], workspace.Source{Name: displayName(pos[0]), Text: src}, setup, *concurrency, *limit, settings.opts.RecordRequests)
 	}
+	settings.budget = bud.budget()
+	// Kept with the run, so that a resume, here or in the server, goes on within it.
+	settings.opts.MaxCost, settings.opts.MaxTokens, settings.opts.Cache = bud.maxCost, bud.maxTokens, *cacheMode
 	if len(chosen.list) > 0 {
 		settings.outGiven = flagGiven(fs, "o")
-		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel)
+		return runSystems(e, settings, workspace.Source{Name: displayName(pos[0]), Text: src}, setup, chosen.list, *parallel, bud, flagGiven(fs, "concurrency"))
 	}
 	plan, err := workspace.Prepare(workspace.Source{Name: displayName(pos[0]), Text: src}, setup)
 	if err != nil {
@@ -115,9 +118,6 @@ func runRun(e *env, args []string) int {
 	if bud.estimate {
 		return runEstimate(e, plan, *limit)
 	}
-	settings.budget = bud.budget()
-	// Kept with the run, so that a resume, here or in the server, goes on within it.
-	settings.opts.MaxCost, settings.opts.MaxTokens, settings.opts.Cache = bud.maxCost, bud.maxTokens, *cacheMode
 	if bud.resume != "" {
 		resumed, code := openResumed(e, &settings, plan, bud.resume, flagGiven(fs, "concurrency"))
 		if resumed == nil {
@@ -125,7 +125,7 @@ func runRun(e *env, args []string) int {
 		}
 		settings.resumed = resumed
 	}
-	if code := budgetRefused(e.stderr, plan, settings.budget); code != ExitOK {
+	if code := budgetRefused(e.stderr, "", plan, settings.budget); code != ExitOK {
 		return code
 	}
 
@@ -334,18 +334,20 @@ func execute(ctx context.Context, log io.Writer, r runSettings, plan *workspace.
 		bar.finish()
 	}
 	res.stored = res.rec.end(res.end)
+	// Every document of a stored run carries its id, whatever its ending: `benchy runs show`
+	// and --resume find it from the document.
+	runID := ""
+	if res.rec != nil {
+		runID = res.rec.id
+	}
 	if res.end.Reason == engine.ReasonBudget {
 		// The examples done are written as a stopped run's stream is, and the document with
 		// their report, which says why it stopped.
 		res.writeErr = jsonl.ensure()
 		if res.writeErr == nil {
-			res.writeErr = assemble(out, stream, res.end.Report, "")
+			res.writeErr = assemble(out, stream, res.end.Report, runID)
 		}
 	} else if res.end.Err == nil {
-		runID := ""
-		if res.stored == store.Completed {
-			runID = res.rec.id
-		}
 		res.writeErr = assemble(out, stream, res.end.Report, runID)
 	}
 	return res

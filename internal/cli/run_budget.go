@@ -29,20 +29,22 @@ type budgetFlags struct {
 }
 
 func (b *budgetFlags) define(fs *flag.FlagSet) {
-	fs.Float64Var(&b.maxCost, "max-cost", 0, "stop starting requests to a model before its cost at the runtime file's prices could pass `USD` (counting those in flight; replies from the response cache are free); the run ends cancelled with reason budget and exits 4, its results written")
+	fs.Float64Var(&b.maxCost, "max-cost", 0, "stop starting requests to a model, retries included, before its cost at the runtime file's prices could pass `USD` (counting those in flight; replies from the response cache are free); the run ends cancelled with reason budget and exits 4, its results written. With several systems, each system's run has this budget of its own")
 	fs.IntVar(&b.maxTokens, "max-tokens", 0, "stop starting requests to a model before their input and output tokens could pass `N` (counting those in flight); as --max-cost")
 	fs.BoolVar(&b.estimate, "estimate", false, "render every request the run would send, send none, and print the requests, the expected input tokens, the output-token bound and the cost range; no run is stored")
-	fs.StringVar(&b.resume, "resume", "", "go on with the stored run `ID` (cancelled or interrupted, of this benchmark and system), reusing its results: only the examples it lacks are evaluated; with a larger --max-cost or --max-tokens after its budget stopped it")
+	fs.StringVar(&b.resume, "resume", "", "go on with the stored run `ID` (cancelled or interrupted, of this benchmark and system: the benchmark's own, or the one --system, --model or --system-file given), reusing its results: only the examples it lacks are evaluated; with a larger --max-cost or --max-tokens after its budget stopped it")
 }
 
 // check says what is wrong with the flags for a run of systems systems (0: the
-// benchmark's own), or "".
+// benchmark's own), or "". A budget, an estimate and a resume take any system: with
+// several, the budget is each system's run's (each is a run of its own, stored and
+// resumed apart), and --resume goes on with one of them.
 func (b *budgetFlags) check(systems int) string {
 	switch {
 	case b.maxCost < 0 || math.IsNaN(b.maxCost) || math.IsInf(b.maxCost, 0) || b.maxTokens < 0:
 		return "--max-cost and --max-tokens must be positive"
-	case systems > 0 && (b.maxCost > 0 || b.maxTokens > 0 || b.estimate || b.resume != ""):
-		return "--max-cost, --max-tokens, --estimate and --resume take the benchmark's own AI-system, not --system, --model or --system-file"
+	case systems > 1 && b.resume != "":
+		return "--resume goes on with one stored run: give it the one --system, --model or --system-file the run was of, not several"
 	case b.estimate && (b.resume != "" || b.maxCost > 0 || b.maxTokens > 0):
 		return "--estimate sends nothing: it takes no --resume, --max-cost or --max-tokens"
 	}
@@ -171,16 +173,22 @@ func budgetStopped(w io.Writer, res executed, r runSettings, out string) int {
 		fmt.Fprintf(w, "stopped: %v\n", res.end.Err)
 		return ExitBudget
 	}
-	larger, lines := nextBudget(be)
-	for _, l := range lines {
+	for _, l := range budgetHint(be, res, r.again, r.bench) {
 		fmt.Fprintln(w, l)
 	}
-	if res.rec != nil && res.stored != "" {
-		fmt.Fprintf(w, "resume with a larger budget: %s run --resume %s%s%s %s\n", shellArg(invokedAs()), res.rec.id, larger, shellArgs(r.again), shellArg(r.bench))
-	} else {
-		fmt.Fprintf(w, "the run is not stored: run it again with a larger budget%s\n", larger)
-	}
 	return ExitBudget
+}
+
+// budgetHint is what a run its budget stopped says of it (nextBudget's lines) and how to
+// go on: the command that resumes it with a larger budget, repeating args (the flags it
+// was given that a resume must repeat), or, for a run not stored, the budget to run it
+// again with.
+func budgetHint(be *engine.BudgetError, res executed, args []string, bench string) []string {
+	larger, lines := nextBudget(be)
+	if res.rec != nil && res.stored != "" {
+		return append(lines, fmt.Sprintf("resume with a larger budget: %s run --resume %s%s%s %s", shellArg(invokedAs()), res.rec.id, larger, shellArgs(args), shellArg(bench)))
+	}
+	return append(lines, "the run is not stored: run it again with a larger budget"+larger)
 }
 
 // nextBudget is the flags of a budget that admits the next request with room (twice the
@@ -272,20 +280,21 @@ func shellArg(a string) string {
 
 // budgetRefused says, before the run is recorded, why the plan's AI-system cannot keep
 // budget b (engine.CheckBudget: an adapter that cannot estimate, a cost budget for a model
-// with no prices, replies with no output bound), printing it, or ExitOK: so that a run
-// refused is not left in the store as an aborted one.
-func budgetRefused(w io.Writer, plan *workspace.Plan, b *engine.Budget) int {
+// with no prices, replies with no output bound), printing it after prefix (a system's
+// label, with several), or ExitOK: so that a run refused is not left in the store as an
+// aborted one.
+func budgetRefused(w io.Writer, prefix string, plan *workspace.Plan, b *engine.Budget) int {
 	if b == nil || plan.Factory == nil {
 		return ExitOK
 	}
 	ad, err := plan.Factory()
 	if err != nil {
-		fmt.Fprintf(w, "benchy run: cannot start the AI-system's adapter: %v\n", err)
+		fmt.Fprintf(w, "%sbenchy run: cannot start the AI-system's adapter: %v\n", prefix, err)
 		return ExitFail
 	}
 	defer ad.Close()
 	if a := engine.CheckBudget(b, ad); a != nil {
-		fmt.Fprintln(w, a.Error())
+		fmt.Fprintln(w, prefix+a.Error())
 		return ExitFail
 	}
 	return ExitOK

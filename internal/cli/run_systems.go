@@ -69,12 +69,38 @@ type systemRun struct {
 }
 
 // runSystems runs the benchmark of src against each system of chosen, parallel at once.
-// Its exit code is the worst of the runs'.
-func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Setup, chosen []systemFlag, parallel int) int {
+// Its exit code is the worst of the runs', and 4 (ExitBudget) when a budget stopped one
+// and nothing worse happened. A budget (bud) is each run's own: every system must be
+// able to keep it before any runs. --estimate estimates each system's requests instead;
+// --resume goes on with the stored run of the one system given.
+func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Setup, chosen []systemFlag, parallel int, bud budgetFlags, concurrencyGiven bool) int {
 	log := &syncWriter{w: e.stderr} // the runs, their adapters and their lines share it
 	setup.Log = log
 	setup.Runtime = onceRuntime(setup.Runtime)
 	runs, code := planSystems(e, src, setup, chosen)
+	if code != ExitOK {
+		return code
+	}
+	if bud.estimate {
+		for _, run := range runs {
+			code = max(code, runEstimate(e, run.plan, r.opts.Limit))
+		}
+		return code
+	}
+	if bud.resume != "" { // one system: check refuses --resume with several
+		resumed, code := openResumed(e, &r, runs[0].plan, bud.resume, concurrencyGiven)
+		if resumed == nil {
+			return code
+		}
+		r.resumed = resumed
+	}
+	for _, run := range runs {
+		prefix := ""
+		if len(runs) > 1 {
+			prefix = run.plan.System.Label + ": "
+		}
+		code = max(code, budgetRefused(e.stderr, prefix, run.plan, r.budget))
+	}
 	if code != ExitOK {
 		return code
 	}
@@ -118,11 +144,11 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 			defer func() { <-slots; wg.Done() }()
 			run.res = execute(ctx, log, r, run.plan, run.out, run.stream, bar)
 			run.res.rec.close()
-			systemEnded(log, run)
+			systemEnded(log, run, r)
 		}()
 	}
 	wg.Wait()
-	worst := ExitOK
+	worst, stopped := ExitOK, false
 	var suites []*junitSuite
 	for _, run := range runs {
 		label := run.plan.System.Label
@@ -130,6 +156,8 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 		case !run.started:
 			fmt.Fprintf(log, "%s: not started (%v)\n", label, context.Cause(ctx))
 			worst = max(worst, ExitFail)
+		case run.res.end.Reason == engine.ReasonBudget && run.res.writeErr == nil:
+			stopped = true
 		case run.res.end.Err != nil || run.res.writeErr != nil:
 			worst = max(worst, ExitFail)
 		default:
@@ -156,6 +184,9 @@ func runSystems(e *env, r runSettings, src workspace.Source, setup workspace.Set
 	}
 	if len(runs) > 1 {
 		printBoard(e, r, runs)
+	}
+	if stopped && worst == ExitOK {
+		return ExitBudget
 	}
 	return worst
 }
@@ -306,15 +337,24 @@ func safeLabel(label string) string {
 }
 
 // systemEnded is the line of a system's run as it ends: its label, score and counts, its
-// run and result file; or how it ended otherwise, after the abort's own lines.
-func systemEnded(w io.Writer, run *systemRun) {
+// run and result file; or how it ended otherwise, after the abort's own lines; for a run
+// its budget stopped, why and the command that resumes it.
+func systemEnded(w io.Writer, run *systemRun, r runSettings) {
 	res, label := run.res, run.plan.System.Label
 	id := ""
 	if res.rec != nil {
 		id = " · run " + res.rec.id
 	}
 	var a *engine.Abort
+	var be *engine.BudgetError
 	switch {
+	case errors.As(res.end.Err, &be) && res.writeErr == nil:
+		rep := res.end.Report
+		fmt.Fprintf(w, "%s: stopped by its budget · valid %d · invalid_output %d · execution_error %d%s · %s\n",
+			label, rep.Summary.Valid, rep.Summary.InvalidOutputs, rep.Summary.ExecutionErrors, id, run.out)
+		for _, l := range budgetHint(be, res, systemAgain(r.again, run), r.bench) {
+			fmt.Fprintf(w, "%s: %s\n", label, l)
+		}
 	case errors.As(res.end.Err, &a):
 		fmt.Fprintf(w, "%s\n%s: aborted%s\n", a.Error(), label, id)
 	case res.end.Err != nil:
@@ -339,4 +379,17 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// systemAgain are the flags that resume run, one of several systems' runs: those the
+// invocation was given that a resume repeats (again), its own system flag, and -o naming
+// the document it wrote.
+func systemAgain(again []string, run *systemRun) []string {
+	var args []string
+	for i := 0; i+1 < len(again); i += 2 {
+		if again[i] != "-o" {
+			args = append(args, again[i], again[i+1])
+		}
+	}
+	return append(args, "--"+run.flag.flag, run.flag.value, "-o", run.out)
 }

@@ -49,12 +49,13 @@ func printBoard(e *env, r runSettings, runs []*systemRun) {
 	rankRuns(e.stdout, runs, why)
 }
 
-// rankRuns is the ranking of this invocation's completed runs by score, with their
+// rankRuns is the ranking of this invocation's completed runs by score (not those a
+// budget stopped part way), with their
 // intervals and counts, for runs that are on no leaderboard (why says which).
 func rankRuns(w io.Writer, runs []*systemRun, why string) {
 	var done []*systemRun
 	for _, run := range runs {
-		if run.res.end.Report != nil && run.res.writeErr == nil {
+		if run.res.end.Report != nil && run.res.end.Err == nil && run.res.writeErr == nil { // not one its budget stopped
 			done = append(done, run)
 		}
 	}

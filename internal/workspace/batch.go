@@ -67,9 +67,10 @@ func Batch(ctx context.Context, p *Plan, opts Options, rec Record, obs Observer)
 	// for, and again, until a round submits nothing: a batch the run cancelled when its
 	// user cancelled it (a resume reads it) leaves the requests it did not process to send
 	// again.
+	check, _ := a.(engine.InputChecker)
 	for {
 		n := len(batches)
-		if err := submit(ctx, p, opts, rec, b, batches, func(info provider.BatchInfo) { batches = append(batches, info) }); err != nil {
+		if err := submit(ctx, p, opts, rec, b, check, batches, func(info provider.BatchInfo) { batches = append(batches, info) }); err != nil {
 			return nil, refused(ctx, rec, b, batches, err)
 		}
 		tell()
@@ -134,8 +135,9 @@ func loadBatches(st *store.Store, run string) ([]provider.BatchInfo, error) {
 
 // submit sends the requests of the examples that have neither a stored result, nor a
 // reply, nor a place in a batch whose replies are still to come, telling added of each
-// batch recorded.
-func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.Batcher, batches []provider.BatchInfo, added func(provider.BatchInfo)) error {
+// batch recorded. A row check refuses (engine.InputChecker: request_too_large) stops the run
+// before anything is submitted, as it stops a run before its first call.
+func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.Batcher, check engine.InputChecker, batches []provider.BatchInfo, added func(provider.BatchInfo)) error {
 	st, run := rec.Store, rec.ID
 	replied := map[int]bool{}
 	if err := st.BatchReplied(run, func(i int) { replied[i] = true }); err != nil {
@@ -154,7 +156,7 @@ func submit(ctx context.Context, p *Plan, opts Options, rec Record, b *provider.
 		return nil
 	}
 	defer b.Close()
-	v, err := engine.Inputs(ctx, p.IR, p.BenchmarkDir, p.Paths, opts.Limit, func(i int, input map[string]any) error {
+	v, err := engine.CheckedInputs(ctx, p.IR, p.BenchmarkDir, p.Paths, opts.Limit, check, func(i int, input map[string]any) error {
 		if replied[i] || inBatch(batches, i) {
 			return nil
 		}

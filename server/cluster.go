@@ -309,18 +309,33 @@ func arrayEnded(st slurm.Status, rec clusterRecord, seen bool) bool {
 	return !slices.ContainsFunc(states, func(s string) bool { return !slurm.Ended(s) })
 }
 
-// mergeCluster merges run id's complete shards into it.
+// mergeCluster merges run id's complete shards into it, holding them to the run as it was
+// created (workspace.WantRun): shards that ran another benchmark, AI-system, binding or
+// dataset (the benchmark saved again between the submission and the tasks' start, say), or
+// whose lines do not score as the benchmark does, end it aborted with a code naming what
+// differs, rather than recording one AI-system's results as another's.
 func (s *Server) mergeCluster(j *job, id string, rec clusterRecord) func() error {
 	began := time.Now()
 	set, err := shard.Open(rec.OutDir)
+	var want *shard.Want
 	if err == nil {
-		_, err = ws.MergeInto(s.st, id, set)
+		var run store.Run
+		if run, err = s.st.GetRun(id); err == nil {
+			want, err = ws.WantRun(run, s.benchmarkDir(run.Benchmark), s.paths())
+		}
+	}
+	if err == nil {
+		_, _, err = ws.MergeInto(s.st, func() (string, error) { return id, nil }, set, want)
 	}
 	rec.Settled = true
 	if err != nil {
 		s.logf("run %s: merging the shards of %s: %v", id, rec.OutDir, err)
+		refused := ws.Refusal(err)
 		return func() error {
 			s.writeRecord(id, rec)
+			if refused != nil {
+				return s.st.Abort(id, refused)
+			}
 			return s.st.SetStatus(id, store.Interrupted)
 		}
 	}

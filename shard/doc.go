@@ -9,6 +9,9 @@
 // i % N == K), so a merge reads the journals round-robin, index i from shard i % N: no
 // sort, and memory flat in the number of results. The report of the merge is made by
 // engine.Totals, the same type a run reports with, over the same results in the same
-// order. The package is pure logic and file formats: the CLI (internal/cli/shard.go and
-// merge.go) runs the engine and prints.
+// order. Nothing of the shards is taken on trust (Want): every manifest must carry the
+// identities of the run merged, no path is taken from one, and every line is scored again
+// from its prediction against the dataset (engine.Rescorer), as is every line a shard's
+// own run keeps from its journal. The package is pure logic and file formats: the CLI
+// (internal/cli/shard.go and merge.go) runs the engine and prints.
 package shard

@@ -3,6 +3,7 @@ package shard
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 
 	"github.com/benchy-eval/benchy/engine"
+	"github.com/benchy-eval/benchy/ir"
 )
 
 // Journal is a shard's results stream, continued across runs of the shard: the complete
@@ -27,6 +29,7 @@ type Journal struct {
 	read  int           // of them, given to the engine
 	skip  int           // lines of the engine's stream still to drop (they are kept already)
 	torn  int64         // bytes of a torn last line cut off
+	good  int64         // bytes of the kept lines
 }
 
 // OpenJournal opens the journal at path for shard s, creating it when absent. Its lines
@@ -38,7 +41,7 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 	// The journal is appended to through out, locked for the whole run before it is read:
 	// a second run of the shard on this machine (or on another, where the shared
 	// filesystem passes flock on, as Linux's NFS client does) stops here.
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	out, err := openJournalFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +58,14 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 			out.Close()
 		}
 	}()
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openJournalFile(path, os.O_RDWR)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if !sameFile(f, out) {
+		return nil, fmt.Errorf("%s changed while it was opened", path)
+	}
 	r := bufio.NewReaderSize(f, 256<<10)
 	var good int64
 	kept := 0
@@ -95,13 +101,17 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 			return nil, err
 		}
 	}
-	in, err := os.Open(path)
+	in, err := openJournalFile(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
+	if !sameFile(in, out) {
+		in.Close()
+		return nil, fmt.Errorf("%s changed while it was opened", path)
+	}
 	opened = true
 	return &Journal{path: path, shard: s, out: out, in: in, r: bufio.NewReaderSize(io.LimitReader(in, good), 64<<10),
-		kept: kept, skip: kept, torn: size - good}, nil
+		kept: kept, skip: kept, torn: size - good, good: good}, nil
 }
 
 // MaxLine bounds one line of a journal: a result, whose prediction an adapter bounds well
@@ -213,4 +223,52 @@ func lineIndex(line []byte) (int, bool) {
 		}
 	}
 	return n, digits > 0
+}
+
+// sameFile reports whether a and b are open on one file.
+func sameFile(a, b *os.File) bool {
+	ai, err1 := a.Stat()
+	bi, err2 := b.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
+
+// Rescore holds the kept lines to the rule a merge holds every line to (Set.Report): each
+// must be the result the benchmark b gives its prediction, scored again against the
+// dataset read from benchDir within paths. A line that is not refuses the journal, which
+// is left as it is; the error then comes with the dataset's digest as it now is, so that
+// a caller can tell a dataset changed since the shard ran from a journal edited.
+func (j *Journal) Rescore(b *ir.Benchmark, benchDir string, paths engine.Paths) (digest string, err error) {
+	if j.kept == 0 {
+		return "", nil
+	}
+	f, err := openJournalFile(j.path, os.O_RDONLY)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	rs, err := engine.NewRescorer(b, benchDir, paths)
+	if err != nil {
+		return "", err
+	}
+	defer rs.Close()
+	r := bufio.NewReaderSize(io.LimitReader(f, j.good), 64<<10)
+	for n := 1; n <= j.kept; n++ {
+		line, err := readLine(r)
+		if err != nil {
+			return "", fmt.Errorf("%s: reading line %d again: %w", j.path, n, err)
+		}
+		res, err := DecodeLine(line)
+		if err == nil {
+			err = rs.Check(&res)
+		}
+		var a *engine.Abort
+		if errors.As(err, &a) {
+			return "", err
+		}
+		if err != nil {
+			digest, _, _ = rs.Finish(context.Background())
+			return digest, fmt.Errorf("%s: line %d does not score as the benchmark does (%v): the journal was edited; remove it to run the shard again", j.path, n, err)
+		}
+	}
+	return "", nil
 }

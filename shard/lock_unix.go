@@ -17,3 +17,6 @@ func lock(f *os.File) error {
 	}
 	return err
 }
+
+// nonBlocking opens a file without waiting for a FIFO's other end (openJournalFile).
+const nonBlocking = syscall.O_NONBLOCK

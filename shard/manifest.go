@@ -90,9 +90,10 @@ func (m *Manifest) Disagreement(want *Manifest) string {
 	return fmt.Sprint(diffs)
 }
 
-// ReadManifest reads the manifest in a shard's folder; a missing one is os.ErrNotExist.
+// ReadManifest reads the manifest in a shard's folder; a missing one is os.ErrNotExist,
+// one that is not a regular file engine.ErrNotRegular (a FIFO is not waited on).
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := readSmall(filepath.Join(dir, ManifestFile), MaxManifest)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,8 @@ func WriteManifest(dir string, m *Manifest) error {
 		return err
 	}
 	tmp := filepath.Join(dir, "."+ManifestFile+".tmp")
-	f, err := os.Create(tmp)
+	os.Remove(tmp) // a left one, or a FIFO or link put there: the file written is a new one
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,12 @@ package shard
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
 )
@@ -26,6 +28,10 @@ type Set struct {
 	Manifests []*Manifest // by K, every one of 0…N-1
 	IR        *ir.Benchmark
 	Canonical []byte // the IR's canonical JSON, as a store records it
+
+	seed maphash.Seed // of sum
+	sum  uint64       // of the lines the last Report read, which WriteDocument writes
+	read bool         // Report has read them
 }
 
 // Unfinished is a merge refused because shards are missing or incomplete: each is to be
@@ -137,20 +143,30 @@ func (s *Set) Any() *Manifest {
 
 // Lines reads the shards' journals round-robin: line i is result i, from shard i % N.
 // Each is checked to carry its index, and every journal to end with its shard's last
-// example, so every index is present exactly once.
+// example, so every index is present exactly once. Every line read goes into a hash, so
+// that a second reading can be held to the first's lines (WriteDocument).
 type Lines struct {
 	set   *Set
 	files []*os.File
 	rs    []*bufio.Reader
 	i     int // the next index
 	total int
+	hash  maphash.Hash
 }
 
 // Lines opens the journals of a complete set.
 func (s *Set) Lines() (*Lines, error) {
 	l := &Lines{set: s, total: s.Manifests[0].Total}
+	if s.seed == (maphash.Seed{}) {
+		s.seed = maphash.MakeSeed()
+	}
+	l.hash.SetSeed(s.seed)
 	for _, m := range s.Manifests {
-		f, err := os.Open(filepath.Join(Dir(s.Dir, m.Shard()), JournalFile))
+		f, err := engine.OpenRegular(filepath.Join(Dir(s.Dir, m.Shard()), JournalFile))
+		if errors.Is(err, engine.ErrNotRegular) {
+			l.Close()
+			return nil, &Unfinished{Dir: s.Dir, Shards: []Missing{{m.Shard(), damagedPrefix + JournalFile + " is not a regular file"}}}
+		}
 		if err != nil {
 			l.Close()
 			return nil, err
@@ -188,6 +204,7 @@ func (l *Lines) Next() ([]byte, error) {
 		return nil, l.bad(k, fmt.Sprintf("holds another result where example %d should be", l.i))
 	}
 	l.i++
+	l.hash.Write(line)
 	return line, nil
 }
 
@@ -231,6 +248,9 @@ func (r *reader) Read(p []byte) (int, error) {
 			return 0, r.err
 		}
 		r.rest, r.err = r.l.Next()
+		if errors.Is(r.err, io.EOF) && r.l.hash.Sum64() != r.l.set.sum {
+			r.err = errChanged
+		}
 	}
 	n := copy(p, r.rest)
 	r.rest = r.rest[n:]
@@ -239,18 +259,32 @@ func (r *reader) Read(p []byte) (int, error) {
 
 // Report reads every result of the set in index order through engine.Totals into the
 // report an unsharded run would have made, each result also given to each (nil: none;
-// an error it returns ends the merge). What differs from a single run's is documented:
-// started_at is the first shard's start, finished_at the last shard's end, concurrency
-// the sum of the shards' workers, and shards lists them.
-func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, error) {
+// an error it returns ends the merge). Nothing of the shards is taken on trust: every
+// manifest must carry want's identities (a *Mismatch), and every line must be the result
+// the benchmark gives its prediction, scored again against the dataset's expected output
+// as a run scores it (engine.Rescorer; a line that is not refuses its shard as damaged),
+// and the dataset must be the one the manifests name. What differs from a single run's is
+// documented: started_at is the first shard's start, finished_at the last shard's end,
+// concurrency the sum of the shards' workers, and shards lists them.
+func (s *Set) Report(want *Want, each func(*engine.ExampleResult) error) (*engine.Report, error) {
+	s.read = false
+	for _, m := range s.Manifests {
+		if d := m.Match(want); d != nil {
+			return nil, d
+		}
+	}
+	first := s.Manifests[0]
+	rs, err := engine.NewRescorer(want.IR, want.Dir, want.Paths)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
 	l, err := s.Lines()
 	if err != nil {
 		return nil, err
 	}
 	defer l.Close()
-	first := s.Manifests[0]
-	totals := engine.NewTotals(s.IR, first.Total)
-	scored := engine.NewScoreCheck(s.IR) // totals trust each line's numbers: an edited one is refused
+	totals := engine.NewTotals(want.IR, first.Total)
 	for {
 		line, err := l.Next()
 		if errors.Is(err, io.EOF) {
@@ -259,13 +293,22 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 		if err != nil {
 			return nil, err
 		}
-		var res engine.ExampleResult
-		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, l.bad((l.i-1)%len(l.rs), fmt.Sprintf("line of example %d: %v", l.i-1, err))
+		k, n := (l.i-1)%len(l.rs), (l.i-1)/len(l.rs)+1 // the shard, and the line in its journal
+		res, err := DecodeLine(line)
+		if err == nil {
+			err = rs.Check(&res)
 		}
-		if err := scored.Check(&res); err != nil {
-			k := (l.i - 1) % len(l.rs)
-			return nil, l.bad(k, fmt.Sprintf("line %d does not score as the benchmark does (%v): it was edited; remove it and re-run the shard", (l.i-1)/len(l.rs)+1, err))
+		var a *engine.Abort
+		if errors.As(err, &a) {
+			return nil, err // the dataset's own problem, not the shard's
+		}
+		if err != nil {
+			// A line that does not score so may be the dataset's doing: changed since the
+			// shards ran it, it is named rather than the line.
+			if d := s.datasetMismatch(rs); d != nil {
+				return nil, d
+			}
+			return nil, l.bad(k, fmt.Sprintf("line %d does not score as the benchmark does (%v): it was edited; remove it and re-run the shard", n, err))
 		}
 		totals.Add(&res)
 		if each != nil {
@@ -274,8 +317,12 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 			}
 		}
 	}
-	head := engine.Report{IRHash: first.IRHash, BenchmarkHash: first.BenchmarkHash, DatasetDigest: first.DatasetDigest,
-		AISystem: s.IR.AISystem, System: first.System, Binding: first.Binding, Limit: first.Limit}
+	if d := s.datasetMismatch(rs); d != nil {
+		return nil, d
+	}
+	s.sum, s.read = l.hash.Sum64(), true
+	head := engine.Report{IRHash: want.IRHash, BenchmarkHash: want.BenchmarkHash, DatasetDigest: first.DatasetDigest,
+		AISystem: want.IR.AISystem, System: &want.System, Binding: want.Binding, Limit: first.Limit}
 	var startedAt, finishedAt time.Time
 	head.Shards = s.ShardRuns()
 	for _, m := range s.Manifests {
@@ -290,9 +337,39 @@ func (s *Set) Report(each func(*engine.ExampleResult) error) (*engine.Report, er
 	return totals.Report(head), nil
 }
 
+// datasetMismatch reads the rest of the dataset and says how it is not the one the
+// manifests name (its digest, or its examples under their limit), or nil.
+func (s *Set) datasetMismatch(rs *engine.Rescorer) error {
+	m := s.Manifests[0]
+	digest, rows, err := rs.Finish(context.Background())
+	if err != nil {
+		return err
+	}
+	if digest != m.DatasetDigest {
+		return &Mismatch{Code: diag.ShardDatasetMismatch, Shard: m.Shard(), What: "dataset_digest", Got: fmt.Sprintf("%q", m.DatasetDigest),
+			Want: fmt.Sprintf("%q, the digest of the dataset as it now is", digest)}
+	}
+	if m.Limit > 0 {
+		rows = min(rows, m.Limit)
+	}
+	if rows != m.Total {
+		return &Mismatch{Code: diag.ShardDatasetMismatch, Shard: m.Shard(), What: "examples", Got: fmt.Sprint(m.Total),
+			Want: fmt.Sprintf("%d, the dataset's under limit %d", rows, m.Limit)}
+	}
+	return nil
+}
+
+// errChanged is WriteDocument's error when the journals it reads are not the ones Report
+// checked.
+var errChanged = errors.New("the shards' journals changed while they were merged: merge them again")
+
 // WriteDocument writes the result document of the set's run, rep its Report, streaming
-// the journals' lines in index order.
+// the journals' lines in index order; lines that are not those Report checked (a journal
+// rewritten in between) fail it.
 func (s *Set) WriteDocument(w io.Writer, rep *engine.Report) error {
+	if !s.read {
+		return errors.New("the shards are written once Report has checked them")
+	}
 	l, err := s.Lines()
 	if err != nil {
 		return err

@@ -3,6 +3,9 @@ package shard
 import (
 	"fmt"
 	"strings"
+
+	"github.com/benchy-eval/benchy/diag"
+	"github.com/benchy-eval/benchy/engine"
 )
 
 // MaxRuns is the most runs of shards a report of missing shards names one by one: a run
@@ -67,4 +70,21 @@ func Summary(ms []Missing) string {
 		parts = append(parts, r.String())
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Damaged reports whether one of u's shards has a damaged journal: a line edited, forged
+// or out of place, which the merge refused.
+func (u *Unfinished) Damaged() bool {
+	for _, m := range u.Shards {
+		if m.Damaged() {
+			return true
+		}
+	}
+	return false
+}
+
+// Abort is a merge refused for a damaged journal as the reason its run is aborted.
+func (u *Unfinished) Abort() *engine.Abort {
+	return &engine.Abort{Diagnostic: diag.Diagnostic{Phase: engine.PhaseSetup, Code: diag.ShardResultMismatch, Path: []string{},
+		Message: Summary(u.Shards), Line: 1, Column: 1}}
 }

@@ -49,13 +49,13 @@ now() { date +%s.%N; }
 t0=$(now)
 bin/benchy run --shard 0/1 --out-dir "$work/one" --concurrency "$conc" "$work/ws/benchmark.yaml" 2>"$work/err.log" || { cat "$work/err.log"; exit 1; }
 t1=$(now)
-bin/benchy merge "$work/one" -o "$work/one.json" >/dev/null 2>&1
+bin/benchy merge "$work/one" -o "$work/one.json" --benchmark "$work/ws/benchmark.yaml" >/dev/null 2>&1
 for k in 0 1 2 3; do
 	bin/benchy run --shard $k/4 --out-dir "$work/four" --concurrency "$conc" "$work/ws/benchmark.yaml" 2>/dev/null &
 done
 wait
 t2=$(now)
-bin/benchy merge "$work/four" -o "$work/four.json" >/dev/null 2>&1
+bin/benchy merge "$work/four" -o "$work/four.json" --benchmark "$work/ws/benchmark.yaml" >/dev/null 2>&1
 t3=$(now)
 python3 - "$work/one.json" "$work/four.json" <<'PY'
 import json, sys

@@ -155,9 +155,14 @@ func (r Resolved) Wait() []string {
 	return []string{"benchy", "k8s", "wait", "--shards", strconv.Itoa(r.Options.Shards), r.OutDir}
 }
 
-// Merge is the merge Job's command.
+// Merge is the merge Job's command. It is given the benchmark and runtime file the shards
+// were: it holds every shard to them, and takes no path from a shard's manifest.
 func (r Resolved) Merge() []string {
-	return []string{"benchy", "merge", r.OutDir, "-o", r.Results}
+	cmd := []string{"benchy", "merge", r.OutDir, "-o", r.Results, "--benchmark", r.Benchmark}
+	if r.Runtime != "" {
+		cmd = append(cmd, "--runtime", r.Runtime)
+	}
+	return cmd
 }
 
 // Manifests is the two YAML documents `benchy k8s job` prints: the Indexed Job of the shards
@@ -243,10 +248,11 @@ func (r Resolved) container(c container) container {
 	return c
 }
 
-func strs(ss []string) []str {
-	out := make([]str, len(ss))
+// strs is a command's words, each written so that Kubernetes does not expand it.
+func strs(ss []string) []expanded {
+	out := make([]expanded, len(ss))
 	for i, s := range ss {
-		out[i] = str(s)
+		out[i] = expanded(s)
 	}
 	return out
 }

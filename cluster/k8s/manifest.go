@@ -2,6 +2,7 @@ package k8s
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 )
@@ -16,6 +17,17 @@ type str string
 
 // MarshalYAML writes s as a JSON string, which is a YAML double-quoted scalar.
 func (s str) MarshalYAML() ([]byte, error) { return json.Marshal(string(s)) }
+
+// expanded is a string of a container's command, args or an env value, which Kubernetes
+// expands: $(VAR) becomes the container's variable VAR (a Secret's keys among them) and $$
+// one $. So every $ is written $$, and the string reaches benchy as it was given: a path
+// named with $(HOME) or $(OPENAI_API_KEY) stays a path, never a secret.
+type expanded string
+
+// MarshalYAML writes s, each $ doubled, as a JSON string.
+func (s expanded) MarshalYAML() ([]byte, error) {
+	return json.Marshal(strings.ReplaceAll(string(s), "$", "$$"))
+}
 
 // labels is a map printed in the order it is built, never a Go map's.
 type labels [][2]string
@@ -88,7 +100,7 @@ type podSpec struct {
 type container struct {
 	Name         str           `yaml:"name"`
 	Image        str           `yaml:"image"`
-	Command      []str         `yaml:"command"`
+	Command      []expanded    `yaml:"command"`
 	WorkingDir   str           `yaml:"workingDir"`
 	EnvFrom      []envFrom     `yaml:"envFrom,omitempty"`
 	VolumeMounts []volumeMount `yaml:"volumeMounts"`

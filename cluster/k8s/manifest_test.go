@@ -103,7 +103,7 @@ func TestManifestsDecode(t *testing.T) {
 	if want := []string{"benchy", "k8s", "wait", "--shards", "4", "shards/benchy-ocr"}; !equal(w.Command, want) {
 		t.Errorf("wait command %q, want %q", w.Command, want)
 	}
-	if want := []string{"benchy", "merge", "shards/benchy-ocr", "-o", "shards/benchy-ocr/results.json"}; !equal(m.Command, want) {
+	if want := []string{"benchy", "merge", "shards/benchy-ocr", "-o", "shards/benchy-ocr/results.json", "--benchmark", "bench/ocr.yaml", "--runtime", "bench/benchy.runtime.yaml"}; !equal(m.Command, want) {
 		t.Errorf("merge command %q, want %q", m.Command, want)
 	}
 	mounted(t, "wait", mp, w, "bench-work", "/data")

@@ -117,7 +117,12 @@ func (j Job) MergeScriptText() (string, error) {
 	if err := j.Check(); err != nil {
 		return "", err
 	}
-	merge := []string{quote(j.Benchy), "merge", quote(j.OutDir), "-o", quote(filepath.Join(j.OutDir, Results))}
+	// The merge is given the benchmark and runtime file the tasks were: it holds every
+	// shard to them, and takes no path from a shard's manifest.
+	merge := []string{quote(j.Benchy), "merge", quote(j.OutDir), "-o", quote(filepath.Join(j.OutDir, Results)), "--benchmark", quote(j.Bench)}
+	if j.Runtime != "" {
+		merge = append(merge, "--runtime", quote(j.Runtime))
+	}
 	if j.IntoStore != "" {
 		merge = append(merge, "--into-store", quote(j.IntoStore))
 	}

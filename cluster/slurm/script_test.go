@@ -71,7 +71,7 @@ func TestScriptCommand(t *testing.T) {
 		want []string
 	}{
 		{"array", j.ArrayScriptText, []string{"run", j.Bench, "--shard", "2/4", "--out-dir", j.OutDir, "--runtime", j.Runtime, "--limit", "7"}},
-		{"merge", j.MergeScriptText, []string{"merge", j.OutDir, "-o", filepath.Join(j.OutDir, "results.json"), "--into-store", j.IntoStore}},
+		{"merge", j.MergeScriptText, []string{"merge", j.OutDir, "-o", filepath.Join(j.OutDir, "results.json"), "--benchmark", j.Bench, "--runtime", j.Runtime, "--into-store", j.IntoStore}},
 	}
 	for _, c := range cases {
 		text, err := c.text()

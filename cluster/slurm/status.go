@@ -106,9 +106,13 @@ func Shards(dir string, n int) ([]Progress, error) {
 }
 
 // lines counts the complete lines of a file: a task killed mid-write leaves a torn last
-// line, which its rerun drops.
+// line, which its rerun drops. A journal that is not a regular file is an error at once (a
+// FIFO is not waited on): the server's watcher reads it every poll.
 func lines(path string) (int, error) {
-	f, err := os.Open(path)
+	f, err := engine.OpenRegular(path)
+	if errors.Is(err, engine.ErrNotRegular) {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -48,7 +48,7 @@ func init() {
 		{"runs", "list|show|export|compare [flags] [ID]...", "list, show, export and compare the runs stored in a workspace (a run ID: any unique start or end of it)", runRuns},
 		{"report", "[-o report.html] [--examples N] [--workspace DIR] RUN...", "write a self-contained HTML report of stored runs: identities, score and interval, counts, charts, leaderboards, the first N failing examples", runReport},
 		{"leaderboard", "[--json] [--dataset DIGEST] [--workspace DIR] BENCHMARK", "rank the AI-systems that took a benchmark on one dataset, from the workspace's runs", runLeaderboard},
-		{"merge", "[-o results.json] [--into-store WORKSPACE] DIR", "merge the shards of a sharded run (benchy run --shard K/N --out-dir DIR) into the results one machine would have produced", runMerge},
+		{"merge", "[--benchmark FILE] [--runtime FILE] [--allow-outside] [-o results.json] [--into-store WORKSPACE] DIR", "merge the shards of a sharded run (benchy run --shard K/N --out-dir DIR) into the results one machine would have produced, every result scored again against the benchmark (by default the workspace's one benchmark of the shards' IR hash)", runMerge},
 		{"slurm", "submit|status|cancel [flags] ...", "run a benchmark's shards as a Slurm array job, merged when it ends", runSlurm},
 		{"k8s", "job [flags] BENCHMARK", "print a Kubernetes Indexed Job that runs a benchmark's shards, and the Job that merges them", runK8s},
 		{"serve", "[--workspace DIR] [--addr 127.0.0.1:8080] [--token TOKEN] [--allowed-host NAME[:PORT]]", "serve a workspace's benchmarks over HTTP for the browser app", runServe},

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
+	"github.com/benchy-eval/benchy/adapter"
+	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
 	"github.com/benchy-eval/benchy/shard"
@@ -16,16 +17,26 @@ import (
 // runMerge is benchy merge DIR (issue 17): the shards' journals under DIR, checked to be
 // one run's and to hold every example exactly once, read round-robin into the result
 // document an unsharded run writes (but for started_at, finished_at, concurrency and
-// shards), and with --into-store recorded as one completed run of that workspace.
+// shards), and with --into-store recorded as one completed run of that workspace. Nothing
+// of the shards is taken on trust: --benchmark names the benchmark they ran, whose
+// identities (as it now is in its workspace, bound through its runtime file) every
+// manifest must carry, and every line is scored again against its dataset.
 func runMerge(e *env, args []string) int {
 	fs := flags(e, "merge")
 	out := fs.String("o", "results.json", "where to write the merged result document")
 	into := fs.String("into-store", "", "also record the merged run, as one completed run, in the store of workspace `WORKSPACE` (its web app, compare and leaderboard show it)")
+	bench := fs.String("benchmark", "", "the benchmark `FILE` the shards ran (default: the one benchmark file of the workspace, of --into-store's, the shards' folder's or the working directory's, whose IR has the shards' IR hash): every manifest must carry its identities as it now is, every line is scored again against its dataset, and a stored run names it")
+	runtimePath := fs.String("runtime", "", "the runtime `FILE` the shards bound the AI-system through, as benchy run --runtime (default: found as benchy run finds it)")
+	allowOutside := fs.Bool("allow-outside", false, "read the dataset from outside the benchmark's workspace, as benchy run --allow-outside")
 	pos, code, ok := parseArgs(e, fs, args, 1, "DIR")
 	if !ok {
 		return code
 	}
 	dir := pos[0]
+	if *bench == "-" {
+		fmt.Fprintln(e.stderr, "benchy merge: --benchmark names the benchmark file the shards ran, not standard input")
+		return ExitUsage
+	}
 	if why := mergeOutClash(*out, dir, *into); why != "" { // before any work
 		fmt.Fprintf(e.stderr, "benchy merge: %s\n", why)
 		return ExitUsage
@@ -33,75 +44,131 @@ func runMerge(e *env, args []string) int {
 	set, err := shard.Open(dir)
 	var un *shard.Unfinished
 	if errors.As(err, &un) {
-		printUnfinished(e.stderr, set, un)
+		hint := *bench
+		if hint == "" && set != nil {
+			hint, _ = findShardBenchmark(set, *into, dir, ".")
+		}
+		if hint == "" {
+			hint = "BENCH"
+		}
+		printUnfinished(e.stderr, hint, un)
 		return ExitFail
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
 		return ExitFail
 	}
-	var st *store.Store
-	runID, stored, already := "", "", false
-	if *into != "" {
-		st, runID, stored, already, err = openMergeStore(*into, set)
+	if *bench == "" {
+		found, err := findShardBenchmark(set, *into, dir, ".")
 		if err != nil {
-			fmt.Fprintf(e.stderr, "benchy merge: --into-store %s: %v\n", *into, err)
+			fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
 			return ExitFail
 		}
-		defer st.Close()
+		*bench = found
+		fmt.Fprintf(e.stderr, "the shards ran %s (found by their IR hash; --benchmark FILE names it)\n", found)
 	}
+	plan, code := mergePlan(e, *bench, *runtimePath, *allowOutside)
+	if plan == nil {
+		return code
+	}
+	want := workspace.WantOf(plan)
 	var rep *engine.Report
-	if already { // these shards were merged into it before: the document again, no twin run
-		rep, err = set.Report(nil)
+	if *into == "" {
+		rep, err = set.Report(want, nil)
+		if err == nil {
+			err = writeMerged(*out, set, rep, "")
+		}
+		if err != nil {
+			return mergeFailed(e, *bench, err)
+		}
+		fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
+		printSummary(e.stderr, rep, *out)
+		return ExitOK
+	}
+	st, ws, benchRel, err := openMergeStore(*into, *bench)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy merge: --into-store %s: %v\n", *into, err)
+		return ExitFail
+	}
+	defer st.Close()
+	stored := storePath(ws)
+	runID, err := workspace.Merged(st, set)
+	if err == nil && runID != "" { // these shards were merged into it before: the document again, no twin run
+		rep, err = set.Report(want, nil)
 		if err == nil {
 			err = writeMerged(*out, set, rep, runID)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
-			return ExitFail
+			return mergeFailed(e, *bench, err)
 		}
 		fmt.Fprintf(e.stderr, "merged %s of %s: already recorded as run %s in %s\n", count(set.N, "shard"), dir, runID, stored)
 		printSummary(e.stderr, rep, *out)
 		return ExitOK
 	}
-	if st != nil {
-		rep, err = workspace.MergeInto(st, runID, set) // the server's cluster executor merges so too
-	} else {
-		rep, err = set.Report(nil)
-	}
-	if errors.As(err, &un) {
-		printUnfinished(e.stderr, set, un)
-		if st != nil {
-			st.SetStatus(runID, store.Interrupted)
-		}
-		return ExitFail
+	if err == nil {
+		runID, rep, err = workspace.MergeInto(st, func() (string, error) { return createMerged(st, plan, benchRel, set) }, set, want)
 	}
 	if err == nil {
 		err = writeMerged(*out, set, rep, runID)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
-		if st != nil {
-			st.SetStatus(runID, store.Interrupted)
+		if runID != "" { // checked once, then refused while it was recorded: the journals changed
+			if a := workspace.Refusal(err); a != nil {
+				st.Abort(runID, a)
+			} else {
+				st.SetStatus(runID, store.Interrupted)
+			}
 		}
-		return ExitFail
+		return mergeFailed(e, *bench, err)
 	}
 	fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
 	printSummary(e.stderr, rep, *out)
-	if st != nil {
-		fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, stored)
-	}
+	fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, stored)
 	return ExitOK
 }
 
-// printUnfinished names each shard a merge lacks and the command that runs it again.
-func printUnfinished(w io.Writer, set *shard.Set, un *shard.Unfinished) {
-	bench := "BENCH"
-	if set != nil {
-		if m := set.Any(); m != nil && m.Benchmark != "" {
-			bench = shellArg(m.Benchmark)
-		}
+// mergeFailed prints why a merge was refused: shards to run again with their commands, or
+// the error.
+func mergeFailed(e *env, bench string, err error) int {
+	var un *shard.Unfinished
+	if errors.As(err, &un) {
+		printUnfinished(e.stderr, bench, un)
+	} else {
+		fmt.Fprintf(e.stderr, "benchy merge: %v\n", err)
 	}
+	return ExitFail
+}
+
+// mergePlan prepares the benchmark the shards ran as benchy run --shard would, without
+// sending anything (a provider's key need not be set): what the shards are held to.
+func mergePlan(e *env, bench, runtimePath string, allowOutside bool) (*workspace.Plan, int) {
+	src, err := readInput(e, bench)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "benchy merge: --benchmark: %v\n", err)
+		return nil, ExitFail
+	}
+	benchDir := filepath.Dir(bench)
+	ws, _ := workspace.Find(benchDir)
+	plan, err := workspace.Prepare(workspace.Source{Name: displayName(bench), Text: src}, workspace.Setup{
+		Dir: benchDir, Paths: runPaths(benchDir, ws, allowOutside), NoRuntime: ", or pass --runtime FILE", Log: e.stderr, Offline: true,
+		Runtime: func() (*adapter.Runtime, string, error) { return workspace.RuntimeFor(runtimePath, bench) }})
+	if err != nil {
+		var ds diag.List
+		var notIR *workspace.NotIR
+		if errors.As(err, &ds) || errors.As(err, &notIR) {
+			fmt.Fprintln(e.stderr, err)
+		} else {
+			fmt.Fprintf(e.stderr, "benchy merge: --benchmark %s: %v\n", bench, err)
+		}
+		return nil, ExitFail
+	}
+	return plan, ExitOK
+}
+
+// printUnfinished names each shard a merge lacks and the command that runs it again, of
+// bench, the benchmark the merge was given (never a path a manifest names).
+func printUnfinished(w io.Writer, bench string, un *shard.Unfinished) {
+	bench = shellArg(bench)
 	fmt.Fprintf(w, "benchy merge: %s not ready: %s\n", un.Dir, un.Error())
 	dir, prog := shellArg(un.Dir), shellArg(invokedAs()) // the commands as the user may type them again
 	runs := shard.Runs(un.Shards)
@@ -124,47 +191,55 @@ func printUnfinished(w io.Writer, set *shard.Set, un *shard.Unfinished) {
 	}
 }
 
-// openMergeStore creates the merged run in the store of workspace ws (the workspace ws is
-// in, as benchy finds it), running with its total and dataset known, its identities those
-// of the shards. It returns the store file it opened, and when the same shards were merged
-// into it before (workspace.Merged), that run with already true and no new run.
-func openMergeStore(ws string, set *shard.Set) (st *store.Store, runID, file string, already bool, err error) {
-	m := set.Manifests[0]
-	abs, err := filepath.Abs(ws)
+// openMergeStore opens the store of workspace ws (the workspace ws is in, as benchy finds
+// it) and returns it with that workspace and the benchmark bench relative to it, as the
+// run will name it: a benchmark outside the workspace is refused, since a stored run names
+// a file of its workspace.
+func openMergeStore(ws, bench string) (st *store.Store, root, rel string, err error) {
+	root, err = filepath.Abs(ws)
 	if err != nil {
-		return nil, "", "", false, err
+		return nil, "", "", err
 	}
-	if found, ok := workspace.Find(abs); ok && found != "" {
-		abs = found
+	if found, ok := workspace.Find(root); ok && found != "" {
+		root = found
 	}
-	bench := m.Benchmark
-	if rel, err := filepath.Rel(abs, bench); err == nil && filepath.IsAbs(bench) && !strings.HasPrefix(rel, "..") {
-		bench = filepath.ToSlash(rel)
+	abs, err := filepath.Abs(bench)
+	if err != nil {
+		return nil, "", "", err
 	}
-	file = storePath(abs)
-	if st, err = store.Open(file); err != nil {
-		return nil, "", "", false, err
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs)) // as Find found the workspace
 	}
-	if runID, err = workspace.Merged(st, set); err != nil || runID != "" {
-		if err != nil {
-			st.Close()
-			return nil, "", "", false, err
-		}
-		return st, runID, file, true, nil
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
 	}
-	run, err := st.CreateRun(store.RunSpec{Benchmark: bench, IR: set.Canonical, IRHash: m.IRHash, AISystem: set.IR.AISystem, Binding: m.Binding,
-		Options: store.Options{Limit: m.Limit, Concurrency: max(1, m.Concurrency)}, BenchmarkHash: m.BenchmarkHash, System: m.System})
+	rel, err = filepath.Rel(root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, "", "", fmt.Errorf("the benchmark %s is not inside the workspace %s: a stored run names a file of its workspace", bench, root)
+	}
+	if st, err = store.Open(storePath(root)); err != nil {
+		return nil, "", "", err
+	}
+	return st, root, filepath.ToSlash(rel), nil
+}
+
+// createMerged creates the merged run of plan's benchmark (bench, relative to the
+// workspace) in st, running with its total and dataset known: its identities are plan's,
+// which every manifest was checked to carry; only the limit, the workers and the dataset
+// digest (checked against the dataset) come from the shards.
+func createMerged(st *store.Store, plan *workspace.Plan, bench string, set *shard.Set) (string, error) {
+	m := set.Manifests[0]
+	run, err := st.CreateRun(plan.Spec(bench, store.Options{Limit: m.Limit, Concurrency: max(1, m.Concurrency)}))
 	if err == nil {
 		err = st.MarkRunning(run.ID, m.Total)
 	}
 	if err == nil {
 		err = st.SetDataset(run.ID, m.DatasetDigest)
 	}
-	if err != nil {
-		st.Close()
-		return nil, "", "", false, err
+	if err != nil && run.ID != "" {
+		st.SetStatus(run.ID, store.Interrupted)
 	}
-	return st, run.ID, file, false, nil
+	return run.ID, err
 }
 
 // writeMerged writes the merged document to out, whole or not at all.

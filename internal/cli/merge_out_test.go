@@ -19,7 +19,7 @@ func TestMergeOutRefused(t *testing.T) {
 	journal := filepath.Join(out, "shard-0-of-1", "results.jsonl")
 	before, _ := os.ReadFile(journal)
 	for _, o := range []string{os.DevNull, dir, journal, filepath.Join(dir, "nosuch", "r.json")} {
-		code, _, stderr := runBenchy(t, "merge", out, "-o", o)
+		code, _, stderr := runBenchy(t, "merge", out, "-o", o, "--benchmark", filepath.Join(dir, "benchmark.yaml"))
 		if code != 2 || !strings.Contains(stderr, "benchy merge: -o ") {
 			t.Errorf("-o %s: exit %d\n%s", o, code, stderr)
 		}
@@ -30,7 +30,7 @@ func TestMergeOutRefused(t *testing.T) {
 	if after, _ := os.ReadFile(journal); string(after) != string(before) {
 		t.Errorf("the journal changed")
 	}
-	if code, _, stderr := runBenchy(t, "merge", out, "-o", filepath.Join(dir, "merged.json")); code != 0 {
+	if code, _, stderr := runBenchy(t, "merge", out, "-o", filepath.Join(dir, "merged.json"), "--benchmark", filepath.Join(dir, "benchmark.yaml")); code != 0 {
 		t.Errorf("a good -o: exit %d\n%s", code, stderr)
 	}
 }

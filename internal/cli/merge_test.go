@@ -66,7 +66,7 @@ func TestMergeEdited(t *testing.T) {
 			if journal == "" {
 				t.Fatal("no line to edit")
 			}
-			code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), out)
+			code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), "--benchmark", bench, out)
 			shardName := filepath.Base(filepath.Dir(journal))
 			if code != 1 || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "rm "+journal+" && benchy run") {
 				t.Fatalf("merge of an edited line %d of %s: exit %d\n%s", line, journal, code, stderr)
@@ -79,7 +79,7 @@ func TestMergeEdited(t *testing.T) {
 			if code, _, stderr := runBenchy(t, "run", "--runtime", rt, "--shard", k+"/3", "--out-dir", out, bench); code != 0 {
 				t.Fatalf("shard %s again: exit %d\n%s", k, code, stderr)
 			}
-			if code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), out); code != 0 || !strings.Contains(stderr, "0.4333") {
+			if code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), "--benchmark", bench, out); code != 0 || !strings.Contains(stderr, "0.4333") {
 				t.Fatalf("merge once the shard ran again: exit %d\n%s", code, stderr)
 			}
 		})
@@ -91,8 +91,8 @@ func TestMergeEdited(t *testing.T) {
 // range it names is one --only takes.
 func TestMergeManyShards(t *testing.T) {
 	dir := invoiceRun(t)
-	_, out := invoiceShards(t, dir, "100000", "0")
-	code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), out)
+	bench, out := invoiceShards(t, dir, "100000", "0")
+	code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), "--benchmark", bench, out)
 	if code != 1 || !strings.Contains(stderr, "shards 1–99999 of 100000 missing") || !strings.Contains(stderr, "--only 1-99999") {
 		t.Fatalf("exit %d\n%.2000s", code, stderr)
 	}
@@ -110,16 +110,16 @@ func TestMergeManyShards(t *testing.T) {
 // merging the same shards again answers with the run already recorded, exit 0, no twin.
 func TestMergeIntoStoreTwice(t *testing.T) {
 	dir := invoiceRun(t)
-	_, out := invoiceShards(t, dir, "2", "0", "1")
+	bench, out := invoiceShards(t, dir, "2", "0", "1")
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
 	real, _ := filepath.EvalSymlinks(dir)
 	file := store.Path(real)
-	code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "a.json"), "--into-store", sub, out)
+	code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "a.json"), "--benchmark", bench, "--into-store", sub, out)
 	if code != 0 || !strings.Contains(stderr, "in "+file+"\n") {
 		t.Fatalf("first merge: exit %d, want the store %s named\n%s", code, file, stderr)
 	}
-	code, _, stderr = runBenchy(t, "merge", "-o", filepath.Join(dir, "b.json"), "--into-store", dir, out)
+	code, _, stderr = runBenchy(t, "merge", "-o", filepath.Join(dir, "b.json"), "--benchmark", bench, "--into-store", dir, out)
 	if code != 0 || !strings.Contains(stderr, "already recorded as run") {
 		t.Fatalf("second merge: exit %d\n%s", code, stderr)
 	}

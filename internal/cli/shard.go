@@ -175,6 +175,16 @@ func runShard(e *env, fs *flag.FlagSet, sf shardFlags, bench string, src workspa
 		return ExitFail
 	}
 	defer j.Close()
+	// The kept lines are held to the rule the merge holds every line to: each must be the
+	// result the benchmark gives its prediction, scored again against the dataset.
+	if digest, err := j.Rescore(plan.IR, plan.BenchmarkDir, plan.Paths); err != nil {
+		if prev != nil && digest != "" && digest != prev.DatasetDigest {
+			fmt.Fprintf(e.stderr, "benchy run: %s holds shard %s of a run of another dataset (%s; now %s): remove it, or give another --out-dir\n", dir, s, prev.DatasetDigest, digest)
+		} else {
+			fmt.Fprintf(e.stderr, "benchy run: %v\n", err)
+		}
+		return ExitFail
+	}
 	if j.Kept() > 0 || j.Torn() > 0 {
 		fmt.Fprintf(e.stderr, "shard %s: continuing its journal: %s kept", s, count(j.Kept(), "result"))
 		if j.Torn() > 0 {

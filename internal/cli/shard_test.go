@@ -47,7 +47,7 @@ func TestShardsMerge(t *testing.T) {
 		}
 	}
 	merged := filepath.Join(dir, "merged.json")
-	code, _, stderr := runBenchy(t, "merge", "-o", merged, out)
+	code, _, stderr := runBenchy(t, "merge", "-o", merged, "--benchmark", bench, out)
 	if code != 1 || !strings.Contains(stderr, "shard 2/4 missing") || !strings.Contains(stderr, "--shard 2/4 --out-dir "+out) {
 		t.Fatalf("merge with shard 2 missing: exit %d\n%s", code, stderr)
 	}
@@ -65,7 +65,7 @@ func TestShardsMerge(t *testing.T) {
 	if code, _, stderr := runBenchy(t, "run", "--runtime", rt, "--shard", "2/4", "--out-dir", out, bench); code != 0 {
 		t.Fatalf("shard 2: exit %d\n%s", code, stderr)
 	}
-	if code, _, stderr := runBenchy(t, "merge", "-o", merged, "--into-store", dir, out); code != 0 {
+	if code, _, stderr := runBenchy(t, "merge", "-o", merged, "--benchmark", bench, "--into-store", dir, out); code != 0 {
 		t.Fatalf("merge: exit %d\n%s", code, stderr)
 	}
 	if a, b := withoutMergeFields(t, single), withoutMergeFields(t, merged); !bytes.Equal(a, b) {

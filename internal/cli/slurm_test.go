@@ -123,7 +123,7 @@ func TestSlurmShardedRun(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, "slurm", "merge-"+sub.Merge+".out")); err == nil {
 			t.Error("the merge job ran")
 		}
-		code, _, stderr := run("merge", out, "-o", filepath.Join(out, "results.json"))
+		code, _, stderr := run("merge", out, "-o", filepath.Join(out, "results.json"), "--benchmark", bench)
 		if code != 1 || !strings.Contains(stderr, "shard 2/4") || strings.Contains(stderr, "shard 1/4") {
 			t.Errorf("merge with shard 2 cancelled: exit %d\n%s", code, stderr)
 		}

@@ -3,6 +3,7 @@ package adapter
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +51,7 @@ func promptKind(name, real string) error {
 // server's: every runtime file of its workspace), and of each benchy.runtime.yaml at or
 // above benchDir within the workspace (those a benchmark there binds through).
 func promptCommands(name, real string, info os.FileInfo, benchDir string, paths engine.Paths, rt *Runtime) error {
+	top := confinement(benchDir, paths)
 	named := func(word, dir string) bool {
 		p := filepath.FromSlash(word)
 		if !filepath.IsAbs(p) {
@@ -63,17 +65,30 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 		if err != nil {
 			return false
 		}
+		ti, err := os.Stat(target)
+		if err != nil {
+			return false
+		}
+		if ti.IsDir() && !strictlyInside(target, top) {
+			// The workspace's root, or a folder above it (".", "/", "cd .. &&"): a command
+			// naming it would claim every file, as the uploads' rule says (workspacePath).
+			return false
+		}
 		if rel, err := filepath.Rel(target, real); err == nil && filepath.IsLocal(rel) {
 			return true // the file, or a folder above it
 		}
-		ti, err := os.Stat(target)
-		return err == nil && os.SameFile(ti, info) // a hard link of it
+		return os.SameFile(ti, info) // a hard link of it
 	}
-	refusal := func(file string) error {
-		return fmt.Errorf("ai-system.prompt: the prompt file %q is named by a binding's command in %s: what a binding runs or reads is never sent as a prompt", name, file)
+	refusal := func(file, binding, word string) error {
+		detail := fmt.Sprintf("the word %q", word)
+		if binding != "" {
+			detail = fmt.Sprintf("binding %s, the word %q", binding, word)
+		}
+		return fmt.Errorf("ai-system.prompt: the prompt file %q is named by a binding's command in %s (%s): what a binding runs or reads is never sent as a prompt; keep the prompt in a file no command names", name, file, detail)
 	}
 	if rt != nil {
-		for _, b := range rt.bindings {
+		for _, id := range slices.Sorted(maps.Keys(rt.bindings)) {
+			b := rt.bindings[id]
 			words := slices.Clone(b.written)
 			for _, r := range b.requires {
 				words = append(words, r.Program)
@@ -81,7 +96,7 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 			for _, w := range words {
 				for _, word := range strings.FieldsFunc(w, commandSeparator) {
 					if named(word, b.dir) {
-						return refusal(runtimeName(rt.file))
+						return refusal(runtimeName(rt.file), id, word)
 					}
 				}
 			}
@@ -94,11 +109,37 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 		}
 		for _, word := range CommandWords(src) {
 			if named(word, filepath.Dir(file)) {
-				return refusal(filepath.Base(file))
+				return refusal(filepath.Base(file), "", word)
 			}
 		}
 	}
 	return nil
+}
+
+// confinement is the folder a prompt of a benchmark in benchDir is confined to (the
+// workspace, else benchDir), links resolved; "" when it cannot be told.
+func confinement(benchDir string, paths engine.Paths) string {
+	top := benchDir
+	if paths.Workspace != "" {
+		top = paths.Workspace
+	}
+	top, err := filepath.Abs(top)
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	return top
+}
+
+// strictlyInside reports whether folder dir lies below top, not top itself nor above it.
+func strictlyInside(dir, top string) bool {
+	if top == "" {
+		return false
+	}
+	rel, err := filepath.Rel(top, dir)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
 }
 
 // runtimeName is how a refusal names the runtime file path (as given), by its base name:

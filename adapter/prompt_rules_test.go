@@ -126,3 +126,35 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// TestPromptRuleSparesWorkspaceRoot: a command word naming the workspace's root or a folder
+// above it (go run ., node ., sh -c "cd / && ..."), which would claim every file, does not
+// make every prompt "named by a binding's command", as it does not keep uploads out
+// (server workspacePath); a folder inside the workspace still does, and the refusal names
+// the binding and the word.
+func TestPromptRuleSparesWorkspaceRoot(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile: "bindings:\n  dot:\n    command: [go, run, .]\n  up:\n    command: [sh, -c, \"cd / && cd .. && ./x\"]\n" +
+			"  tools:\n    command: [node, tools]\n" +
+			"providers:\n  local: {kind: openai, base_url: \"http://127.0.0.1:9/v1\"}\n",
+		"model/prompt.md": "Label the text.\n",
+		"tools/prompt.md": "Label the text.\n",
+	})
+	rt, err := LoadRuntime(filepath.Join(dir, RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+	paths := engine.Paths{Workspace: dir, Private: []string{filepath.Join(dir, RuntimeFile)}}
+	if _, err := rt.Bind(modelBenchmark("local", "prompt.md"), filepath.Join(dir, "model"), paths, nil); err != nil {
+		t.Errorf("a prompt beside commands naming . and /: %v", err)
+	}
+	if ds := CheckPrompt(modelBenchmark("local", "prompt.md"), filepath.Join(dir, "model"), paths); len(ds) != 0 {
+		t.Errorf("validate of a prompt beside commands naming . and /: %v", ds)
+	}
+	_, err = rt.Bind(modelBenchmark("local", "prompt.md"), filepath.Join(dir, "tools"), paths, nil)
+	if err == nil || !strings.Contains(err.Error(), `binding tools, the word "tools"`) {
+		t.Errorf("a prompt in a folder binding tools names: %v, want a refusal naming the binding and the word", err)
+	}
+}

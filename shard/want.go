@@ -39,7 +39,21 @@ type Mismatch struct {
 }
 
 func (m *Mismatch) Error() string {
-	return fmt.Sprintf("%s: shard %s ran %s %s, where the run merged has %s", m.Code, m.Shard, m.What, m.Got, m.Want)
+	return fmt.Sprintf("%s: shard %s ran %s %s, where the run merged has %s: %s", m.Code, m.Shard, m.What, m.Got, m.Want, m.hint())
+}
+
+// hint says what changed since the shards ran, and what to do.
+func (m *Mismatch) hint() string {
+	what := "the benchmark was edited"
+	switch m.Code {
+	case diag.ShardSystemMismatch:
+		what = "the benchmark's AI-system changed"
+	case diag.ShardBindingMismatch:
+		what = "the runtime file binds the AI-system another way (benchy merge --runtime names the one the shards used)"
+	case diag.ShardDatasetMismatch:
+		what = "the dataset (or the limit) changed"
+	}
+	return what + " since the shards ran; restore what they ran, or run the shards again"
 }
 
 // Abort is m as the reason a run of the store is aborted.

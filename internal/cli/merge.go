@@ -83,7 +83,7 @@ func runMerge(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
 		printSummary(e.stderr, rep, *out)
-		return ExitOK
+		return mergedExit(e, rep)
 	}
 	st, ws, benchRel, err := openMergeStore(*into, *bench)
 	if err != nil {
@@ -103,7 +103,7 @@ func runMerge(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stderr, "merged %s of %s: already recorded as run %s in %s\n", count(set.N, "shard"), dir, runID, stored)
 		printSummary(e.stderr, rep, *out)
-		return ExitOK
+		return mergedExit(e, rep)
 	}
 	if err == nil {
 		runID, rep, err = workspace.MergeInto(st, func() (string, error) { return createMerged(st, plan, benchRel, set) }, set, want)
@@ -124,6 +124,17 @@ func runMerge(e *env, args []string) int {
 	fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
 	printSummary(e.stderr, rep, *out)
 	fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, stored)
+	return mergedExit(e, rep)
+}
+
+// mergedExit is the exit code of a merge that wrote rep: ExitInfra, as benchy run's, when
+// every example was an execution error (the score measures the setup, and a CI job of
+// shards must fail as the unsharded run would), else ExitOK.
+func mergedExit(e *env, rep *engine.Report) int {
+	if s := rep.Summary; s.Examples > 0 && s.ExecutionErrors == s.Examples {
+		fmt.Fprintln(e.stderr, "benchy merge: every example was an execution error: the AI-system answered no example with an output; its score measures the setup, and no leaderboard ranks it")
+		return ExitInfra
+	}
 	return ExitOK
 }
 

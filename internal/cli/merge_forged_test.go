@@ -154,8 +154,8 @@ func TestMergeRefusesForeignManifests(t *testing.T) {
 			bench, out := invoiceShards(t, dir, "2", "0", "1")
 			editManifests(t, out, c.edit)
 			code, _, stderr := runBenchy(t, "merge", "-o", filepath.Join(dir, "merged.json"), "--benchmark", bench, "--into-store", dir, out)
-			if code != 1 || !strings.Contains(stderr, c.want) {
-				t.Fatalf("merge of shards with another %s: exit %d, want 1 naming %q\n%s", c.name, code, c.want, stderr)
+			if code != 1 || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "since the shards ran; restore what they ran, or run the shards again") {
+				t.Fatalf("merge of shards with another %s: exit %d, want 1 naming %q and what to do\n%s", c.name, code, c.want, stderr)
 			}
 			if runs := mergedRuns(t, dir); len(runs) != 0 {
 				t.Errorf("the refused merge stored %d runs: %+v", len(runs), runs)

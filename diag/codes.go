@@ -41,6 +41,7 @@ const (
 	Timeout              Code = "timeout"
 	ProviderError        Code = "provider_error"
 	CacheMiss            Code = "cache_miss"
+	BudgetUnusable       Code = "budget_unusable"
 	MissingBinding       Code = "missing_binding"
 	InvalidRuntime       Code = "invalid_runtime"
 
@@ -89,6 +90,7 @@ var Codes = map[Code]string{
 	Timeout:              "the AI-system did not answer in time",
 	ProviderError:        "the model provider failed (HTTP error, connection failure, exhausted retries)",
 	CacheMiss:            "--cache only (or cache: only) replays from the workspace's response cache without the network, and the cache holds no reply to this example's request (another prompt, model, parameters or input than the run that filled it)",
+	BudgetUnusable:       "a budget (--max-cost, --max-tokens; max_cost, max_tokens) the AI-system cannot keep: its requests cannot be estimated, a cost budget for a model without prices, replies with no output bound, or a PDF whose pages cannot be counted; nothing is sent",
 	MissingBinding:       "the runtime has no adapter for the benchmark's AI-system; the run cannot start",
 	InvalidRuntime:       "the runtime file (bindings and providers) is not valid",
 

@@ -306,7 +306,7 @@ func CheckBudget(b *Budget, ad Adapter) *Abort {
 // bound.
 func budgetSetup(b *Budget, ad Adapter) (Estimator, *Abort) {
 	fail := func(format string, args ...any) (Estimator, *Abort) {
-		return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.AdapterError, Path: []string{},
+		return nil, &Abort{Diagnostic: diag.Diagnostic{Phase: PhaseSetup, Code: diag.BudgetUnusable, Path: []string{},
 			Message: fmt.Sprintf(format, args...), Line: 1, Column: 1}}
 	}
 	est, ok := ad.(Estimator)

@@ -59,7 +59,7 @@ func unboundedAbort(b *ir.Benchmark, benchDir string, ex *example, why string) *
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(benchDir, file) // as openDataset names it
 	}
-	return &Abort{Diagnostic: diag.Diagnostic{File: file, Phase: PhaseSetup, Code: diag.AdapterError,
+	return &Abort{Diagnostic: diag.Diagnostic{File: file, Phase: PhaseSetup, Code: diag.BudgetUnusable,
 		Path: []string{}, Line: max(ex.line, 1), Column: 1,
 		Message: fmt.Sprintf("a budget (--max-cost, --max-tokens) cannot be kept for example %d: %s; run it without a budget", ex.index, why)}}
 }

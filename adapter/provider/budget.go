@@ -55,7 +55,7 @@ func (a *modelAdapter) OutputUnbounded() string {
 			return ""
 		}
 	}
-	return "a budget needs each reply bounded: set max_completion_tokens (or max_tokens) in ai-system.parameters"
+	return "a budget needs each reply bounded: set max_completion_tokens (or max_tokens) in ai-system.parameters (with --model, the benchmark's own model system's; or give the system by --system-file with them)"
 }
 
 // unreported is the usage of a reply that says nothing of its tokens, or what cannot be

@@ -28,7 +28,7 @@ func TestNextBudget(t *testing.T) {
 			" --max-tokens 2000", []string{"spent 900 tokens; the next request may cost up to 150 tokens"}},
 		{"its input passes the token budget: spent and twice the next, rounded up", engine.BudgetError{Budget: engine.Budget{MaxTokens: 1000, MaxCostUSD: 0.01}, Index: 6, Total: 20, SpentTokens: 990, SpentCost: 0.00987,
 			Need: engine.Estimate{InputTokens: 5000, OutputTokens: 1271, MaxCostUSD: usd(0.00531)}},
-			" --max-cost 0.021 --max-tokens 14000", []string{"spent $0.0099 and 990 tokens", "mostly its input"}},
+			" --max-cost 0.021 --max-tokens 14000", []string{"spent $0.00987 and 990 tokens; the next request may cost up to $0.00531", "mostly its input"}},
 	}
 	for _, r := range rows {
 		flags, lines := nextBudget(&r.be)
@@ -43,6 +43,11 @@ func TestNextBudget(t *testing.T) {
 		}
 		if !strings.Contains(r.name, "passes") && strings.Contains(text, "alone") {
 			t.Errorf("%s: says one request passes the budget:\n%s", r.name, text)
+		}
+	}
+	for x, want := range map[float64]string{0: "$0.0000", 0.0123456: "$0.0123", 0.00987: "$0.00987", 0.000149: "$0.000149", 0.0001999: "$0.0002", 0.00250: "$0.0025"} {
+		if got := dollars(x); got != want {
+			t.Errorf("dollars(%v) = %s, want %s", x, got, want)
 		}
 	}
 	for x, want := range map[float64]float64{0.0053: 0.0053, 0.00531: 0.0054, 16543: 17000, 2000: 2000, 0.005: 0.005, 99.1: 100} {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/internal/workspace"
+	"github.com/benchy-eval/benchy/ir"
 	"github.com/benchy-eval/benchy/store"
 )
 
@@ -83,7 +85,7 @@ func openResumed(e *env, r *runSettings, plan *workspace.Plan, id string, concur
 	}
 	run, err := findResumable(st, id)
 	if err == nil && run.IRHash != plan.IRHash {
-		err = fmt.Errorf("run %s is of another version of the benchmark (IR %s, this one %s): start a new run", run.ID, run.IRHash, plan.IRHash)
+		err = resumeMismatch(run, plan)
 	}
 	if err == nil && run.System != nil && run.System.Hash != plan.System.Hash {
 		err = fmt.Errorf("run %s is of another AI-system (%s) than this one (%s): start a new run", run.ID, run.System.Label, plan.System.Label)
@@ -202,11 +204,11 @@ func nextBudget(be *engine.BudgetError) (flags string, lines []string) {
 	nextTokens := be.Need.InputTokens + be.Need.OutputTokens
 	if c := be.Budget.MaxCostUSD; c > 0 {
 		limits = append(limits, "$"+strconv.FormatFloat(c, 'f', -1, 64))
-		spent = append(spent, fmt.Sprintf("$%.4f", be.SpentCost))
+		spent = append(spent, dollars(be.SpentCost))
 		need := 0.0
 		if be.Need.MaxCostUSD != nil {
 			need = *be.Need.MaxCostUSD
-			next = append(next, fmt.Sprintf("$%.4f", need))
+			next = append(next, dollars(need))
 		}
 		alone = alone || need > c
 		flags += " --max-cost " + strconv.FormatFloat(readable(max(2*c, be.SpentCost+2*need)), 'f', -1, 64)
@@ -228,6 +230,20 @@ func nextBudget(be *engine.BudgetError) (flags string, lines []string) {
 		lines = append(lines, "the next request alone may cost more than the whole budget, mostly its input: give a budget of at least that")
 	}
 	return flags, lines
+}
+
+// dollars is amount x as a budget stop says it: to 4 decimals, or to 3 significant digits
+// under a cent, so that what was spent and what the next request may cost never round to
+// amounts that seem to fit the budget ($0.0001 and $0.0002 for a budget of $0.0003).
+func dollars(x float64) string {
+	if x <= 0 || x >= 0.01 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return fmt.Sprintf("$%.4f", x)
+	}
+	text := strconv.FormatFloat(x, 'f', 2-int(math.Floor(math.Log10(x))), 64)
+	for len(text) > len("0.0000") && strings.HasSuffix(text, "0") {
+		text = text[:len(text)-1] // $0.0025, not $0.00250
+	}
+	return "$" + text
 }
 
 // readable is x rounded up to two significant digits (0.0053 stays, 0.00531 is 0.0054,
@@ -298,4 +314,24 @@ func budgetRefused(w io.Writer, prefix string, plan *workspace.Plan, b *engine.B
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// resumeMismatch says why run, of another IR than plan's, cannot go on with plan: it ran
+// another AI-system on the same benchmark (name the system flag it ran with: a run of
+// --model P/M is resumed with --model P/M), or the benchmark changed since.
+func resumeMismatch(run store.Run, plan *workspace.Plan) error {
+	if run.BenchmarkHash == plan.BenchmarkHash && run.System != nil {
+		how := "the --system, --model or --system-file it ran with"
+		var def ir.AISystem
+		if json.Unmarshal(run.AISystem, &def) == nil {
+			switch def.Type {
+			case ir.SystemModel:
+				how = "--model " + shellArg(def.Provider+"/"+def.Model) + " (or the --system-file it ran with)"
+			case ir.SystemExternal:
+				how = "--system " + shellArg(def.ID)
+			}
+		}
+		return fmt.Errorf("run %s was of the AI-system %s, not %s: resume it with %s", run.ID, run.System.Label, plan.System.Label, how)
+	}
+	return fmt.Errorf("run %s is of another version of the benchmark (IR %s, this one %s): the benchmark changed since; start a new run", run.ID, run.IRHash, plan.IRHash)
 }

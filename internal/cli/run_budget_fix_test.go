@@ -44,8 +44,8 @@ func TestRunBudgetRefusedUnrecorded(t *testing.T) {
 		{"unbounded --max-cost", []string{"--max-cost", "10", filepath.Join(dir, "unbounded.yaml")}, "a budget needs each reply bounded"},
 	} {
 		code, _, stderr := runBenchy(t, append([]string{"run", "-o", filepath.Join(dir, "r.json")}, c.args...)...)
-		if code != 1 || requests.Load() != 0 || !strings.Contains(stderr, c.want) {
-			t.Errorf("%s: exit %d, %d requests, want 1 and %q\n%s", c.name, code, requests.Load(), c.want, stderr)
+		if code != 1 || requests.Load() != 0 || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "budget_unusable: ") {
+			t.Errorf("%s: exit %d, %d requests, want 1 and budget_unusable: %q\n%s", c.name, code, requests.Load(), c.want, stderr)
 		}
 		if n := len(storedRuns(t, dir)); n != 0 {
 			t.Errorf("%s: %d runs stored, want none", c.name, n)

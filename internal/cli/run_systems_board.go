@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/benchy-eval/benchy/leaderboard"
@@ -29,6 +30,15 @@ func printBoard(e *env, r runSettings, runs []*systemRun) {
 		return
 	}
 	fmt.Fprintln(e.stderr) // apart from the runs' lines in a terminal; stdout is the board alone
+	var stopped []string
+	for _, run := range runs {
+		if run.res.end.Report != nil && run.res.end.Err != nil { // a budget or a signal stopped it part way
+			stopped = append(stopped, run.plan.System.Label)
+		}
+	}
+	if len(stopped) > 0 {
+		fmt.Fprintf(e.stderr, "not ranked: %s (stopped before the last example; resume to rank)\n", strings.Join(stopped, ", "))
+	}
 	why := "these runs are not stored"
 	switch {
 	case r.opts.Limit > 0:

@@ -28,6 +28,9 @@ func TestRunSystemsBudget(t *testing.T) {
 	if code != 4 || requests.Load() != 4 {
 		t.Fatalf("exit %d after %d requests; want 4 after 2 requests of each model\n%s", code, requests.Load(), stderr)
 	}
+	if !strings.Contains(stderr, "not ranked: local/tiny, local/mini (stopped before the last example; resume to rank)") {
+		t.Errorf("the board does not say the runs its budget stopped are not ranked:\n%s", stderr)
+	}
 	lines := systemResumeLine.FindAllStringSubmatch(stderr, -1)
 	if len(lines) != 2 {
 		t.Fatalf("%d resume lines, want one per model:\n%s", len(lines), stderr)
@@ -54,6 +57,17 @@ func TestRunSystemsBudget(t *testing.T) {
 	}
 	if run := storedRuns(t, dir)[resume[1]]; run.Status != "completed" || run.Done != 10 {
 		t.Errorf("%s after its resume: %s, %d done", resume[1], run.Status, run.Done)
+	}
+
+	// Without the system flag its run was of, the refusal names the flag to add, not "another
+	// version of the benchmark".
+	other := "local/tiny"
+	if resume[1] == "local/tiny" {
+		other = "local/mini"
+	}
+	code, _, stderr = runBenchy(t, "run", "--resume", runs[other].ID, "--max-tokens", "100000", "-o", outs, bench)
+	if code != 1 || !strings.Contains(stderr, "was of the AI-system "+other) || !strings.Contains(stderr, "resume it with --model "+other) {
+		t.Errorf("--resume of the %s run without --model: exit %d, want 1 naming --model %s\n%s", other, code, other, stderr)
 	}
 
 	code, _, stderr = runBenchy(t, "run", "--resume", runs["local/tiny"].ID, "--model", "local/tiny", "--model", "local/mini", "--max-tokens", "100000", "-o", outs, bench)

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/api"
 )
@@ -78,6 +80,9 @@ func statusBar(s api.Summary) []rect {
 // confusionView is one enum dimension's matrix: cells shaded by their share of the row,
 // their counts in white over the darker shades. Its rows and columns are the matrix's
 // labels (at most api.MaxConfusionLabels) and, for a larger enum, one for the others.
+// The other × other cell is neutral, not shaded: it counts the folded members' right
+// answers with their wrong ones, and a dark cell there read as one large confusion (the
+// results page draws it so too).
 type confusionView struct {
 	Path    string
 	Cells   []rect
@@ -103,7 +108,9 @@ func confusionOf(c api.Confusion) confusionView {
 	n := float64(len(names))
 	v.W, v.H = left+n*cell+10, top+n*cell+10
 	for i, val := range names {
-		v.Heads = append(v.Heads, rect{X: left + float64(i)*cell + cell/2, Y: top - 6, Label: short(val)})
+		h := rect{X: left + float64(i)*cell + cell/2, Y: top - 6, Label: short(val)}
+		v.W = max(v.W, h.X+turned(h.Label)+4) // the heads run up and right, past the last column
+		v.Heads = append(v.Heads, h)
 		v.Rows = append(v.Rows, rect{X: left - 6, Y: top + float64(i)*cell + cell/2 + 4, Label: short(val)})
 	}
 	totals := make([]int, len(names))
@@ -122,6 +129,11 @@ func confusionOf(c api.Confusion) confusionView {
 		for j := range names {
 			k := c.Count(i, j)
 			class, text := "cell", ""
+			if i == len(c.Labels) && j == i && k > 0 { // other × other: right and wrong answers together
+				v.Cells = append(v.Cells, rect{X: left + float64(j)*cell, Y: top + float64(i)*cell, W: cell - 2, H: cell - 2, Class: "cell mixed",
+					Label: fmt.Sprint(k), Title: fmt.Sprintf("expected one of %d other members, predicted one of them: %d, right and wrong answers mixed (each predicted as itself or as another of them)", v.Others, k)})
+				continue
+			}
 			if k > 0 {
 				shade := min(int(float64(k)/float64(totals[i])*5), 4)
 				class = fmt.Sprintf("cell s%d", shade)
@@ -138,6 +150,10 @@ func confusionOf(c api.Confusion) confusionView {
 	}
 	return v
 }
+
+// turned is about how far right of its start a head's label reaches, turned 45° (11px
+// text, at most some 7px a character in the usual sans fonts).
+func turned(label string) float64 { return float64(utf8.RuneCountInString(label)) * 7 * math.Sqrt2 / 2 }
 
 // short is an enum value as a matrix's head shows it (its title has it whole).
 func short(s string) string {

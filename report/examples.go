@@ -34,6 +34,9 @@ func exampleOf(p ir.Program, res api.Result) exampleView {
 	inputs := Inputs(p.Input, res.Input)
 	ev.MoreIn = max(len(inputs)-MaxFields, 0)
 	ev.Inputs = clipFields(inputs[:min(len(inputs), MaxFields)])
+	if res.Clipped { // a value still cut (Report.Whole): what its start holds, field by field
+		fillCut(ev.Inputs, p.Input, res.Input, func(f *Field) *string { return &f.Expected })
+	}
 	for _, leaf := range p.Input.Leaves() {
 		switch leaf.Field.Type {
 		case ir.TypeImage, ir.TypeAudio, ir.TypeDocument:
@@ -42,6 +45,10 @@ func exampleOf(p ir.Program, res api.Result) exampleView {
 	}
 	ev.Fields, ev.MoreOut = shownFields(Align(p.Output, res.Expected, res.Prediction, res.FieldScores))
 	ev.Fields = clipFields(ev.Fields)
+	if res.Clipped {
+		fillCut(ev.Fields, p.Output, res.Expected, func(f *Field) *string { return &f.Expected })
+		fillCut(ev.Fields, p.Output, res.Prediction, func(f *Field) *string { return &f.Predicted })
+	}
 	if ev.Error != nil {
 		e := *ev.Error
 		e.Message = clip(e.Message)
@@ -100,11 +107,20 @@ func clip(s string) string {
 	if len(s) <= MaxValue {
 		return s
 	}
+	start := cutStart(s)
+	return start + "… (" + fmt.Sprint(len(s)-len(start)) + " more bytes)"
+}
+
+// cutStart is s cut at MaxValue bytes at a character boundary, unmarked.
+func cutStart(s string) string {
+	if len(s) <= MaxValue {
+		return s
+	}
 	cut := MaxValue
 	for cut > 0 && !utf8Start(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "… (" + fmt.Sprint(len(s)-cut) + " more bytes)"
+	return s[:cut]
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -22,7 +22,7 @@ code,.v{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;white
 .ok{color:#1a7f37}.bad{color:#c62828}.example{border:1px solid #ddd;border-radius:4px;padding:.5rem .8rem;margin:.8rem 0}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}.charts figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
 svg text{font-size:11px;fill:#333}.bar{fill:#4a7fd4}.valid{fill:#2e9b4f}.invalid{fill:#e0a800}.error{fill:#d33}
-.cell{fill:#f2f2f2}.s0{fill:#dbe7fb}.s1{fill:#b5cdf5}.s2{fill:#8eb2ef}.s3{fill:#6797e8}.s4{fill:#3f7ce0}.diag{stroke:#1a7f37;stroke-width:2}svg text.light{fill:#fff}
+.cell{fill:#f2f2f2}.s0{fill:#dbe7fb}.s1{fill:#b5cdf5}.s2{fill:#8eb2ef}.s3{fill:#6797e8}.s4{fill:#3f7ce0}.diag{stroke:#1a7f37;stroke-width:2}.cell.mixed{fill:#e2e2e2;stroke:#999;stroke-dasharray:3 2}svg text.light{fill:#fff}
 .dim{display:inline-block;height:10px;background:#4a7fd4;vertical-align:middle}
 nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;white-space:nowrap}td.delta code{white-space:nowrap}
 </style>
@@ -76,7 +76,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 </figure>{{end}}
 {{if .MoreMatrix}}<p class="muted" data-more-matrices>{{.MoreMatrix}} more enum dimensions have a confusion matrix not drawn here; the results page draws each.</p>{{end}}
 </div>
-<h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}}){{if and .MoreFailing .Listed}}: the first {{.Listed}}{{end}}</h4>
+<h4 data-failing-total="{{.FailingTotal}}">Failing examples ({{.FailingTotal}})</h4>
 {{end}}{{define "example"}}<div class="example" data-example="{{.Index}}">
 <p><b>example {{.Index}}</b> · {{.Status}} · score {{.Score}}{{with .Usage}} · {{.InputTokens}}+{{.OutputTokens}} tokens, {{.LatencyMS}} ms{{with .CostUSD}}, {{usd .}}{{end}}{{if .Cached}}{{if deref .Cached}} · <span data-cached>cached</span>{{end}}{{end}}{{end}}</p>
 {{with .Error}}<p class="bad"><code>{{.Code}}</code>{{if .Path}} at <code>{{key .Path}}</code>{{end}}: <span class="v">{{.Message}}</span></p>{{end}}
@@ -86,7 +86,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 {{range .Fields}}<tr><td class="{{if eq .Mark "✓"}}ok{{else if eq .Mark "✗"}}bad{{end}}">{{.Mark}}</td><td>{{key .Path}}</td><td class="v">{{.Expected}}</td><td class="v">{{.Predicted}}</td><td>{{if .Scored}}{{.Weight}}{{end}}</td></tr>{{end}}</table>{{with .MoreOut}}<p class="muted" data-more-fields>{{.}}; <code>benchy runs show --example</code> has them all.</p>{{end}}
 {{if .Clipped}}<p class="muted">Some values were cut by the store; the export has them whole.</p>{{end}}
 </div>
-{{end}}{{define "runEnd"}}{{if .None}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{else if .Cut}}<p class="note" data-cut="{{.NotShown}}">Cut here: {{.NotShown}} failing examples of this run are not shown; a report lists at most {{.Budget}} MiB of examples (<code>benchy runs export</code> has them all).</p>{{else if .NotShown}}<p class="muted">{{.MoreText}} (benchy report --examples N lists more).</p>{{end}}
+{{end}}{{define "runEnd"}}{{if .None}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{else if .Cut}}<p class="note" data-cut="{{.NotShown}}">Cut here: {{.Text}}; a report lists at most {{.Budget}} MiB of examples (<code>benchy runs export</code> has them all).</p>{{else if .NotShown}}<p class="muted" data-not-listed="{{.NotShown}}">{{.Text}} (benchy report --examples N lists more).</p>{{end}}
 </article>
 {{end}}{{define "sectionEnd"}}</section>
 {{end}}{{define "tail"}}</body>

@@ -20,6 +20,13 @@ type Report struct {
 	// (fromstore.Gather sets it); a run's Run is set beforehand. Write asks for no
 	// examples once MaxExampleBytes are written.
 	Load func(r *Run, examples int) error
+	// Whole, when set, reads again a failing example whose values the list cut (Clipped)
+	// with each value whole up to api.MaxDetail bytes, as the API's example endpoint reads
+	// it (fromstore.Gather sets it): a page of results cuts each value at 16 KiB
+	// (store.MaxShown) to one JSON string, in which no field can be found. Write calls it
+	// as it writes such an example, so one is in memory at a time; a value still cut shows
+	// what its start holds (fillCut).
+	Whole func(run string, res api.Result) (api.Result, error)
 }
 
 // Section is the runs of one benchmark (one benchmark hash), with the leaderboards of the

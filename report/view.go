@@ -33,20 +33,19 @@ type navView struct {
 
 type runView struct {
 	Run
-	Anchor      string
-	Label       string
-	Score       string
-	Interval    string
-	Rep         *api.Report
-	Status      []statusView
-	StatusBar   []rect
-	Histogram   chart
-	Dimensions  []dimensionView
-	MoreDims    string // "N more dimensions, each at least P% accurate", past MaxFields
-	Confusion   []confusionView
-	MoreMatrix  int // the enum dimensions not drawn, past MaxMatrices
-	Listed      int // the failing examples it lists (unless the report is cut first)
-	MoreFailing int // failing examples beyond those it lists
+	Anchor     string
+	Label      string
+	Score      string
+	Interval   string
+	Rep        *api.Report
+	Status     []statusView
+	StatusBar  []rect
+	Histogram  chart
+	Dimensions []dimensionView
+	MoreDims   string // "N more dimensions, each at least P% accurate", past MaxFields
+	Confusion  []confusionView
+	MoreMatrix int // the enum dimensions not drawn, past MaxMatrices
+	Listed     int // the failing examples it lists (unless the report is cut first)
 }
 
 type statusView struct {

@@ -16,10 +16,12 @@ import (
 // Runs of one benchmark hash share a section; a section of several runs has the
 // leaderboard of each dataset they took. It reads each run's record now and the rest
 // (its charts, program and failing examples) when report.Write reaches it (Report.Load),
-// so that writing holds one run at a time.
+// so that writing holds one run at a time, and each example the store cut again whole
+// when it is written (Report.Whole).
 func Gather(st *store.Store, ids []string, examples int) (report.Report, error) {
 	examples = max(examples, 0)
-	rep := report.Report{Examples: examples, Load: func(r *report.Run, n int) error { return load(st, r, n) }}
+	rep := report.Report{Examples: examples, Load: func(r *report.Run, n int) error { return load(st, r, n) },
+		Whole: func(run string, res api.Result) (api.Result, error) { return whole(st, run, res) }}
 	at := map[string]int{} // benchmark hash -> its section
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -99,6 +101,17 @@ func load(st *store.Store, out *report.Run, examples int) error {
 		out.FailingTotal = s.Examples - out.Charts.Histogram[10]
 	}
 	return nil
+}
+
+// whole is failing example res of run read again as the API's example endpoint reads it
+// (store.Detail): each value whole up to api.MaxDetail bytes, where a page cuts each at
+// store.MaxShown; res itself if the run no longer has it.
+func whole(st *store.Store, run string, res api.Result) (api.Result, error) {
+	d, found, err := st.Detail(run, res.Index, store.ResultFilter{})
+	if err != nil || !found {
+		return res, err
+	}
+	return d.Shown.Wire(), nil
 }
 
 // boards adds to a section of several runs the leaderboard of each dataset they took.

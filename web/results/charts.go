@@ -198,7 +198,11 @@ func (p *Page) dimensionChart(dims []api.Dimension) app.UI {
 // shade grows with its count, and a click shows its examples. The server folds a large
 // enum to its api.MaxConfusionLabels most frequent members and one row and column for the
 // others (api.FoldConfusion), so at most 21×21 cells are drawn; an "other" cell names no
-// one member, so it filters nothing.
+// one member, so it filters nothing. The shades are scaled to the cells between two
+// labels: the others' cells are sums over many members (a 60-member enum's other × other
+// counted 62, 45 of them right, where the diagonal's largest was 22 and looked pale
+// beside it). The other × other cell mixes right and wrong answers, so it is neutral, not
+// an error's red; a label's cell with the others is an error and stays one.
 func (p *Page) confusion(m api.Confusion) app.UI {
 	k := api.DimensionKey(m.Path)
 	if len(m.Labels) > api.MaxConfusionLabels { // not folded: a page draws no more
@@ -217,13 +221,13 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 		longest = min(14, max(longest, len([]rune(v))))
 	}
 	headH := 18 + 5.5*float64(longest) // the column labels, turned 50°
-	max := 1
+	other := func(i int) bool { return i >= len(labels) }
+	top := 1 // the largest count between two labels: the others' cells set no scale
 	for _, c := range m.Cells {
-		if c.Count > max {
-			max = c.Count
+		if !other(c.Expected) && !other(c.Predicted) {
+			top = max(top, c.Count)
 		}
 	}
-	other := func(i int) bool { return i >= len(labels) }
 	says := func(i int) string { // a row's or column's value, as a cell's title says it
 		if other(i) {
 			return "one of " + ui.Int(m.Members-len(m.Labels)) + " other members"
@@ -250,19 +254,28 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 			if !other(i) && !other(j) && p.filter.Field == k && p.filter.Expected == ev && p.filter.Predicted == pv {
 				class += " selected" // the cell whose examples the table shows
 			}
-			shade := 0.08 + 0.92*float64(count)/float64(max)
-			if count == 0 {
+			shade := 0.08 + 0.92*min(float64(count)/float64(top), 1)
+			mixed := other(i) && other(j) && count > 0
+			switch {
+			case count == 0:
 				class, shade = class+" zero", 1
+			case mixed: // neither an error nor a scale: right and wrong answers together
+				class, shade = class+" mixed", 1
 			}
 			rect := svg("rect").Attr("x", num(x+1)).Attr("y", num(y+1)).Attr("width", num(cell-2)).Attr("height", num(cell-2)).Attr("fill-opacity", strconv.FormatFloat(shade, 'f', 2, 64))
 			textClass := "cell-count"
-			if shade > 0.55 && count > 0 {
+			if shade > 0.55 && count > 0 && !mixed {
 				textClass += " light"
+			}
+			title := "expected " + says(i) + ", predicted " + says(j) + ": " + ui.Plural(count, "example")
+			if mixed {
+				title = "expected one of the " + ui.Int(m.Members-len(m.Labels)) + " other members, predicted one of them: " + ui.Plural(count, "example") +
+					", right and wrong answers mixed (each predicted as itself or as another of them); not an error count"
 			}
 			g := svg("g").Class(class).DataSet("count", count).Body(
 				rect,
 				label(x+cell/2, y+cell/2+4, "middle", textClass, strconv.Itoa(count)),
-				svg("title").Text("expected "+says(i)+", predicted "+says(j)+": "+ui.Plural(count, "example")),
+				svg("title").Text(title),
 			)
 			switch {
 			case other(i) || other(j):

@@ -69,6 +69,7 @@ pre.request { font: 12px/1.45 var(--mono); background: #f3f5f8; border: 1px soli
 .chart svg .cell rect { fill: var(--bad); }
 .chart svg .cell.diagonal rect { fill: var(--ok); }
 .chart svg .cell.zero rect { fill: #f3f5f8; }
+.chart svg .cell.mixed rect { fill: #d5dae1; stroke: #9aa3ad; stroke-dasharray: 3 2; }
 .chart svg .cell-count { fill: var(--ink); font-weight: 600; }
 .chart svg .cell-count.light { fill: #fff; }
 .chart svg .cell.selected rect, .chart svg .bin.selected { stroke: var(--ink); stroke-width: 3px; }

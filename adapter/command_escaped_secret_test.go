@@ -27,11 +27,13 @@ func unescaped(s string) string {
 // env that prints a line that is no JSON answer, with the credential spelt in \u escapes
 // (once, or twice as a JSON text inside a string is), has that line quoted in its failure
 // masked as a provider's reply is (Secrets.Deep): neither the message nor the prediction,
-// which the engine stores and the API serves, lets 6 bytes of the key be decoded back.
+// which the engine stores and the API serves, nor the run log, which has the line it
+// wrote to stderr, lets 6 bytes of the key be decoded back.
 func TestCommandMalformedLineMasksEscapedSecret(t *testing.T) {
 	const secret = "sk-Zq8vN3kT1bW6yH0pL4xR9cF2"
 	t.Setenv("MY_API_KEY", secret)
-	a := bindEcho(t, "    env: [MY_API_KEY]\n", nil)
+	var log testkit.Buffer
+	a := bindEcho(t, "    env: [MY_API_KEY]\n", &log)
 	for i, depth := range []int{1, 2} {
 		_, err := a.Invoke(context.Background(), i, map[string]any{"action": "leakescaped", "name": "MY_API_KEY", "n": depth})
 		f := failureOf(t, err)
@@ -39,5 +41,9 @@ func TestCommandMalformedLineMasksEscapedSecret(t *testing.T) {
 		if p := testkit.Leak(unescaped(text), secret); p != "" || !strings.Contains(text, "[redacted]") {
 			t.Errorf("escaped %d times: the failure keeps %q of the key: %.300s", depth, p, f.Message)
 		}
+	}
+	a.Close() // its stderr read to the end
+	if p := testkit.Leak(unescaped(log.String()), secret); p != "" || !strings.Contains(log.String(), "warning: key [redacted]") {
+		t.Errorf("the run log keeps %q of the key spelt in escapes:\n%.400s", p, log.String())
 	}
 }

@@ -166,6 +166,7 @@ func (p *process) copyStderr(r *os.File, log *logSink, prefix string, secrets *r
 		if ended || bytes.HasSuffix(piece, []byte("\n")) {
 			line = append(line[:len(line):len(line)], masked.Flush()...)
 		}
+		line = secrets.Deep(line) // a key spelt in \u escapes too, as a reply is masked
 		if len(line) > 0 {
 			log.stderrLine(prefix, line)
 			if t := bytes.TrimSpace(line); len(t) > 0 {

@@ -67,3 +67,43 @@ func FuzzDeep(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONBodyMasksEscapesOfTextBodies: an error body that is no JSON (a proxy's text or
+// HTML page quoting the key in \u escapes, once or twice) is masked as a JSON one is: a
+// provider's or an http binding's error message keeps no 8 bytes of the key, decoded.
+func TestJSONBodyMasksEscapesOfTextBodies(t *testing.T) {
+	const key = "sk-stubkey-ABCDEFGHIJKLMNOP"
+	s := New(key)
+	for _, slashes := range []string{`\`, `\\`} {
+		var esc strings.Builder
+		for _, c := range key {
+			fmt.Fprintf(&esc, `%su%04x`, slashes, c)
+		}
+		body := "upstream failed for key " + esc.String() + " (502)"
+		got := string(s.JSONBody([]byte(body)))
+		plain := strings.NewReplacer(`\\`, `\`).Replace(got)
+		for range 2 {
+			plain = decodeU(plain)
+		}
+		if strings.Contains(plain, key[:8]) || strings.Contains(plain, key[len(key)-8:]) || !strings.Contains(got, "[redacted]") {
+			t.Errorf("a text body with the key in %s-escapes: %q", slashes, got)
+		}
+	}
+}
+
+// decodeU spells out the \uXXXX escapes of s.
+func decodeU(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+5 < len(s) && s[i+1] == 'u' {
+			var r rune
+			if _, err := fmt.Sscanf(s[i+2:i+6], "%04x", &r); err == nil {
+				b.WriteRune(r)
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -110,11 +110,12 @@ func PlainJSON(b []byte) []byte {
 }
 
 // JSONBody masks the secrets of a reply body: a JSON body re-encoded first (PlainJSON),
-// so that no escape hides a secret, and any other body as is. Cut what it returns, never
-// what it is given.
+// so that no escape hides a secret, and any other body (an HTML or text error page that
+// quotes a key in \u escapes) with its escapes spelt out at any depth (Deep). Cut what it
+// returns, never what it is given.
 func (s *Secrets) JSONBody(b []byte) []byte {
 	if s == nil {
 		return b
 	}
-	return s.Bytes(PlainJSON(b))
+	return s.Deep(PlainJSON(b))
 }

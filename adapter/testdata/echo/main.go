@@ -112,11 +112,12 @@ func answer(out *bufio.Writer, id string, input json.RawMessage, action string, 
 		reply("error", strings.Repeat("e", 190)+secret+strings.Repeat("e", 800))
 	case "leakgarbage": // not JSON, the secret across the 200-byte cut
 		fmt.Fprintf(out, "%s%s%s\n", strings.Repeat("g", 190), secret, strings.Repeat("g", 800))
-	case "leakescaped": // not JSON, the secret spelt with \u escapes (n 2: escaped twice, as in a JSON text inside a JSON string)
+	case "leakescaped": // not JSON, and on stderr, the secret spelt with \u escapes (n 2: escaped twice, as in a JSON text inside a JSON string)
 		var esc strings.Builder
 		for _, c := range secret {
 			fmt.Fprintf(&esc, `%s%04x`, strings.Repeat(`\`, max(n, 1))+"u", c)
 		}
+		fmt.Fprintf(os.Stderr, "warning: key %s\n", esc.String())
 		fmt.Fprintf(out, "oops: \"%s\"\n", esc.String())
 	case "big":
 		reply("output", map[string]string{"text": strings.Repeat("x", n)})

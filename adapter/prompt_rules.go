@@ -61,6 +61,9 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 		if err != nil {
 			return false
 		}
+		if strings.ContainsAny(word, "*?[") { // a glob the command's shell expands (cat conf/k*.txt)
+			return globNames(p, real)
+		}
 		target, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			return false
@@ -114,6 +117,19 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 		}
 	}
 	return nil
+}
+
+// globNames reports whether pattern, an absolute path with glob characters, matches file
+// real (links resolved) or a folder above it: what a shell expands the word to.
+func globNames(pattern, real string) bool {
+	for p := real; ; p = filepath.Dir(p) {
+		if ok, _ := filepath.Match(pattern, p); ok {
+			return true
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+	}
 }
 
 // confinement is the folder a prompt of a benchmark in benchDir is confined to (the

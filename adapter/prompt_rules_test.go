@@ -158,3 +158,40 @@ func TestPromptRuleSparesWorkspaceRoot(t *testing.T) {
 		t.Errorf("a prompt in a folder binding tools names: %v, want a refusal naming the binding and the word", err)
 	}
 }
+
+// TestPromptRefusesHardLinksAndGlobs: a prompt file with another name (a hard link of .env,
+// which no path rule sees: a review sent a workspace's .env and .git/config as prompts
+// this way) is refused, and so is a file a command names by a glob its shell expands
+// (cat conf/k*.txt); an ordinary prompt beside them is read.
+func TestPromptRefusesHardLinksAndGlobs(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile: "bindings:\n  g:\n    command: [sh, -c, \"cat conf/k*.txt\"]\n" +
+			"providers:\n  local: {kind: openai, base_url: \"http://127.0.0.1:9/v1\"}\n",
+		".env":          "SECRET=s3cr3t-value-0123456789\n",
+		"conf/key.txt":  "the key the command reads\n",
+		"p/ok.md":       "Label the text.\n",
+		"p/notes.txt":   "Label the text.\n",
+		"conf/other.md": "Label the text.\n",
+	})
+	if err := os.Link(filepath.Join(dir, ".env"), filepath.Join(dir, "p", "env.md")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	rt, err := LoadRuntime(filepath.Join(dir, RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+	paths := engine.Paths{Workspace: dir, Private: []string{filepath.Join(dir, RuntimeFile)}}
+	for prompt, why := range map[string]string{"p/env.md": "has more than one name (a hard link)", "conf/key.txt": "named by a binding's command"} {
+		_, err := rt.Bind(modelBenchmark("local", prompt), dir, paths, nil)
+		if err == nil || !strings.Contains(err.Error(), why) || strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("a run with prompt %s: %v, want a refusal saying %q", prompt, err, why)
+		}
+	}
+	for _, ok := range []string{"p/ok.md", "p/notes.txt", "conf/other.md"} {
+		if _, err := rt.Bind(modelBenchmark("local", ok), dir, paths, nil); err != nil {
+			t.Errorf("a run with prompt %s: %v", ok, err)
+		}
+	}
+}

@@ -139,6 +139,9 @@ func readPromptIn(benchDir, name string, paths engine.Paths, rt *Runtime) (strin
 	if err := promptCommands(name, real, info, benchDir, paths, rt); err != nil {
 		return "", err
 	}
+	if engine.ManyLinks(info) {
+		return "", fmt.Errorf("ai-system.prompt: the prompt file %q has more than one name (a hard link), so it may be another file (the runtime file, a hidden file, a script, a file outside the workspace): a prompt has one name only, as an artifact the server serves does", name)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPrompt+1))
 	switch {
 	case err != nil:
@@ -148,7 +151,7 @@ func readPromptIn(benchDir, name string, paths engine.Paths, rt *Runtime) (strin
 	case !utf8.Valid(data):
 		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is not UTF-8 text", name)
 	case RuntimeText(data):
-		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is a runtime file by its text (bindings or providers at its top), which is never sent as a prompt", name)
+		return "", fmt.Errorf("ai-system.prompt: the prompt file %q is a runtime file by its text (bindings, providers or executors at its top), which is never sent as a prompt", name)
 	}
 	return string(data), nil
 }

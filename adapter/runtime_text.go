@@ -14,7 +14,7 @@ import (
 // tokens. So what Benchy writes through its API or reads as a prompt is never one.
 
 // RuntimeText reports whether src is a runtime file by its text: compiled as a benchmark,
-// it has bindings or providers at its top (RuntimeKey), the keys a runtime file has and a
+// it has bindings, providers or executors at its top (RuntimeKey), the keys a runtime file has and a
 // benchmark does not. A text longer than yamlnode.MaxSize, the most a runtime file has, is
 // judged by its start, cut at the last line end before that size: a runtime file with a
 // long tail still holds its commands and tokens.
@@ -27,8 +27,8 @@ func RuntimeText(src []byte) bool {
 }
 
 // RuntimeKey reports whether a diagnostic of a benchmark's compile, by its code and path,
-// is a runtime file's key at the top of the text: bindings or providers, unknown to a
-// benchmark. The server reads it from the compile a save makes anyway.
+// is a runtime file's key at the top of the text: bindings, providers or executors, unknown
+// to a benchmark (a runtime file of executors alone names the clusters a run goes to). The server reads it from the compile a save makes anyway.
 func RuntimeKey(code string, path []string) bool {
-	return code == string(diag.UnknownKey) && len(path) == 1 && (path[0] == "bindings" || path[0] == "providers")
+	return code == string(diag.UnknownKey) && len(path) == 1 && (path[0] == "bindings" || path[0] == "providers" || path[0] == "executors")
 }

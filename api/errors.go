@@ -76,7 +76,7 @@ var Codes = map[Code]string{
 	OtherProcess:         "a cancel of a run another live process (a benchy run) executes: stop it there",
 	OutOfStep:            "two runs whose examples do not line up",
 	PreconditionRequired: "a save over an existing benchmark without If-Match (the etag of the version it replaces) or If-None-Match: * (create only)",
-	PrivateFile:          "a read of a benchmark that is a runtime file (by a link, a hard link or its text: bindings or providers at its top), a link to a hidden file, or a file with more than one name: never shown",
+	PrivateFile:          "a read of a benchmark that is a runtime file (by a link, a hard link or its text: bindings, providers or executors at its top), a link to a hidden file, or a file with more than one name: never shown",
 	QueueFull:            "a run beyond the queue's bound (MaxQueued waiting beside --max-runs running); retry after Retry-After",
 	RunsProgram:          "the upload or save would replace a file a binding's command names",
 	ShuttingDown:         "the server is stopping and takes no more runs",

@@ -56,7 +56,7 @@ func (s *Server) checkArtifact(f *os.File, kind, asked string) *refusal {
 	if err != nil {
 		return bad("cannot be read")
 	}
-	if manyLinks(info) {
+	if engine.ManyLinks(info) {
 		return bad("is a hard-linked file, which is not served: it may be another file's name (a hidden or private one, or one outside the workspace)")
 	}
 	real, err := filepath.EvalSymlinks(asked)
@@ -84,7 +84,7 @@ func (s *Server) checkArtifact(f *os.File, kind, asked string) *refusal {
 		return bad("is a file a binding's command in " + named + " names, which is never served")
 	}
 	if runtimeText(f) {
-		return bad("is a runtime file under another name (bindings or providers at its top), which is never served")
+		return bad("is a runtime file under another name (bindings, providers or executors at its top), which is never served")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchy-eval/benchy/adapter"
 	"github.com/benchy-eval/benchy/api"
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -16,7 +17,7 @@ import (
 // out, a file with more than one name (a hard link may be the runtime file's, .env's, or a
 // file's outside the workspace: links_unix.go), a symbolic link leading to what is no
 // benchmark path (the runtime file, a hidden file, a file of another kind), and a text that
-// is a runtime file (bindings or providers at its top: runtimeLike, as a save is refused).
+// is a runtime file (bindings, providers or executors at its top: runtimeLike, as a save is refused).
 // A refusal says which rule, never a byte of the file.
 
 // readBenchmark reads benchmark p of the workspace for the API, with its version, unless a
@@ -31,7 +32,7 @@ func (s *Server) readBenchmark(p string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if manyLinks(version) {
+	if engine.ManyLinks(version) {
 		return nil, nil, privateFile("%s has more than one name (a hard link), and may be another file (the runtime file, a hidden or private one): it is not read through the API", p)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(s.dir, filepath.FromSlash(p)))
@@ -57,10 +58,11 @@ func (s *Server) benchmarkSource(p string) ([]byte, fs.FileInfo, error) {
 	return src, version, err
 }
 
-// checkBenchmarkText refuses benchmark p whose compile, ds, says it is a runtime file.
-func checkBenchmarkText(p string, ds []api.Diagnostic) error {
-	if runtimeLike(ds) {
-		return privateFile("%s is a runtime file under another name (bindings or providers at its top), which benchy run --runtime FILE reads: it is not read through the API", p)
+// checkBenchmarkText refuses benchmark p, of text src, whose compile, ds, says it is a
+// runtime file (runtimeLike).
+func checkBenchmarkText(p string, src []byte, ds []api.Diagnostic) error {
+	if runtimeLike(src, ds) || ds == nil && adapter.RuntimeText(src) {
+		return privateFile("%s is a runtime file under another name (bindings, providers or executors at its top), which benchy run --runtime FILE reads: it is not read through the API", p)
 	}
 	return nil
 }

@@ -109,3 +109,45 @@ func TestBenchmarkReadRefusesHardLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchmarkReadRefusesLongRuntimeText: a runtime file padded past the compiler's 1 MiB
+// limit (which then says too_large, not its keys), and one of executors alone, are runtime
+// files all the same (benchy run --runtime reads their start): GET refuses them, the
+// listing leaves them out and a save is refused, as an upload of the same text is; a run
+// of one is refused 403 private_file, not compiled into diagnostics that name its keys.
+func TestBenchmarkReadRefusesLongRuntimeText(t *testing.T) {
+	dir, _ := workspace(t)
+	runtimeText, err := os.ReadFile(filepath.Join(dir, RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded := string(runtimeText) + strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 1200)
+	executors := "executors:\n  hpc: {kind: slurm, partition: gpu}\n"
+	os.WriteFile(filepath.Join(dir, "big.yaml"), []byte(padded), 0o644)
+	os.WriteFile(filepath.Join(dir, "exec.yaml"), []byte(executors), 0o644)
+	srv := newTestServer(t, Config{Workspace: dir, MaxBody: 8 << 20})
+	for _, p := range []string{"big.yaml", "exec.yaml"} {
+		if r := call(t, srv, "GET", "/api/benchmarks/"+p, ""); r.status != http.StatusForbidden || strings.Contains(r.body, "10.0.0.1") || strings.Contains(r.body, "partition") {
+			t.Errorf("GET %s: %d %.200s, want 403 without its text", p, r.status, r.body)
+		}
+		r := call(t, srv, "POST", "/api/runs", `{"benchmark": "`+p+`"}`)
+		var e api.Error
+		json.Unmarshal([]byte(r.body), &e)
+		if r.status != http.StatusForbidden || e.Error.Code != api.PrivateFile {
+			t.Errorf("POST /api/runs of %s: %d %.200s, want 403 private_file", p, r.status, r.body)
+		}
+	}
+	var list []api.Benchmark
+	decode(t, srv, "GET", "/api/benchmarks", "", http.StatusOK, &list)
+	for _, b := range list {
+		if b.Path == "big.yaml" || b.Path == "exec.yaml" {
+			t.Errorf("the listing shows %s", b.Path)
+		}
+	}
+	for name, text := range map[string]string{"saved-big.yaml": padded, "saved-exec.yaml": executors} {
+		body, _ := json.Marshal(map[string]string{"yaml": text})
+		if r := call(t, srv, "PUT", "/api/benchmarks/"+name, string(body), "If-None-Match", "*"); r.status != http.StatusForbidden {
+			t.Errorf("PUT /api/benchmarks/%s: %d %.200s, want 403", name, r.status, r.body)
+		}
+	}
+}

@@ -125,11 +125,11 @@ func (s *Server) compileFile(p string, src []byte, version fs.FileInfo) (api.Com
 	if err != nil {
 		return res, api.Benchmark{}, err
 	}
-	return res, s.listed(p, version, res, b), nil
+	return res, s.listed(p, src, version, res, b), nil
 }
 
 // listed records in the listing the compile of the benchmark at p, as of version.
-func (s *Server) listed(p string, version fs.FileInfo, res api.Compiled, b *ir.Benchmark) api.Benchmark {
+func (s *Server) listed(p string, src []byte, version fs.FileInfo, res api.Compiled, b *ir.Benchmark) api.Benchmark {
 	info := api.Benchmark{Path: p, Valid: b != nil, Diagnostics: len(res.Diagnostics), IRHash: res.IRHash, BenchmarkHash: res.BenchmarkHash}
 	if b != nil {
 		info.Task, info.Domain = b.Benchmark.Task, b.Benchmark.Domain
@@ -137,7 +137,7 @@ func (s *Server) listed(p string, version fs.FileInfo, res api.Compiled, b *ir.B
 			info.Language = lang
 		}
 	}
-	s.lists.put(p, version, info, runtimeLike(res.Diagnostics))
+	s.lists.put(p, version, info, runtimeLike(src, res.Diagnostics))
 	return info
 }
 
@@ -158,14 +158,14 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) error {
 			return nil // links are not listed: a benchmark is listed under its own name
 		}
 		version, err := d.Info()
-		if err != nil || manyLinks(version) {
+		if err != nil || engine.ManyLinks(version) {
 			return nil // a hard link is not read (readBenchmark)
 		}
 		seen[p] = true
 		info, runtime, ok := s.lists.get(p, version)
 		if !ok {
 			src, version, err := s.readRegular(p, s.maxBenchmarkFile())
-			if err != nil || manyLinks(version) {
+			if err != nil || engine.ManyLinks(version) {
 				return nil // unreadable, too large, no longer a regular file, or linked since
 			}
 			res, entry, err := s.compileFile(p, src, version)
@@ -173,7 +173,7 @@ func (s *Server) listBenchmarks(w http.ResponseWriter, r *http.Request) error {
 				s.logf("%s: %v", p, err)
 				entry = api.Benchmark{Path: p}
 			}
-			info, runtime = entry, runtimeLike(res.Diagnostics)
+			info, runtime = entry, runtimeLike(src, res.Diagnostics)
 		}
 		if runtime {
 			return nil // a runtime file under another name (checkBenchmarkText)
@@ -220,7 +220,7 @@ func (s *Server) getBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return internalError(err)
 	}
-	if err := checkBenchmarkText(p, res.Diagnostics); err != nil {
+	if err := checkBenchmarkText(p, src, res.Diagnostics); err != nil {
 		return err
 	}
 	if !utf8.Valid(src) {
@@ -258,8 +258,8 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return internalError(err)
 	}
-	if runtimeLike(res.Diagnostics) {
-		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name (benchy run --runtime FILE reads one of any name)", p)
+	if runtimeLike(src, res.Diagnostics) {
+		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings, providers or executors at its top): the API writes no runtime file, by any name (benchy run --runtime FILE reads one of any name)", p)
 	}
 	unlock := saveLocks.lock(filepath.Join(s.dir, filepath.FromSlash(p)))
 	defer unlock()
@@ -279,7 +279,7 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return s.writeFailed(p, nil, err)
 	}
-	s.listed(p, version, res, b)
+	s.listed(p, src, version, res, b)
 	f := benchmarkFile(p, req.YAML, res)
 	f.ETag = etagOf(src)
 	w.Header().Set("ETag", f.ETag)
@@ -287,12 +287,17 @@ func (s *Server) putBenchmark(w http.ResponseWriter, r *http.Request) error {
 }
 
 // runtimeLike reports whether a text saved as a benchmark would be a runtime file: the
-// compiler found bindings or providers at its top, unknown keys of a benchmark
+// compiler found bindings, providers or executors at its top, unknown keys of a benchmark
 // (adapter.RuntimeKey, the rule adapter.RuntimeText applies). A runtime file of another
 // name is read by `benchy run --runtime FILE`, so saving one would let a client write the
 // commands a run executes. It reads the compile the save makes anyway, so a 1 MB text
-// costs no second parse.
-func runtimeLike(ds []api.Diagnostic) bool {
+// costs no second parse. A text over the compiler's limit (yamlnode.MaxSize) compiles to
+// too_large alone, which says nothing of its keys: it is judged by its first MiB, as an
+// upload is (adapter.RuntimeText), since --runtime reads such a file's start all the same.
+func runtimeLike(src []byte, ds []api.Diagnostic) bool {
+	if len(src) > yamlnode.MaxSize {
+		return adapter.RuntimeText(src)
+	}
 	return slices.ContainsFunc(ds, func(d api.Diagnostic) bool { return adapter.RuntimeKey(d.Code, d.Path) })
 }
 

@@ -109,12 +109,26 @@ func (s *Server) commandNames(p string) (string, error) {
 		dir := path.Dir(rt)
 		for _, word := range ws.CommandWords(src) {
 			named, ok := s.workspacePath(dir, word)
-			if ok && (named == p || strings.HasPrefix(p, named+"/")) {
+			if ok && (named == p || strings.HasPrefix(p, named+"/") || globNames(named, p)) {
 				return rt, nil
 			}
 		}
 	}
 	return "", nil
+}
+
+// globNames reports whether named, a workspace path with glob characters (cat conf/k*.txt,
+// which a command's shell expands), matches workspace path p or a folder above it.
+func globNames(named, p string) bool {
+	if !strings.ContainsAny(named, "*?[") {
+		return false
+	}
+	for q := p; q != "." && q != "/"; q = path.Dir(q) {
+		if ok, _ := path.Match(named, q); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // maxRuntimeRead bounds a runtime file read for the names of its commands.
@@ -204,7 +218,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) error {
 // and a compile of its first MiB at most, never the whole upload.
 func uploadText(p string, f *os.File) error {
 	if runtimeText(f) {
-		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings or providers at its top): the API writes no runtime file, by any name or extension (benchy run --runtime FILE reads one of any name)", p)
+		return refuse(http.StatusForbidden, api.NotBenchmarkData, "%s would be a runtime file (bindings, providers or executors at its top): the API writes no runtime file, by any name or extension (benchy run --runtime FILE reads one of any name)", p)
 	}
 	return nil
 }

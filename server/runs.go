@@ -77,6 +77,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if adapter.RuntimeText(src) { // refused as a read is, not compiled into diagnostics that show its keys
+		return checkBenchmarkText(req.Benchmark, src, nil)
+	}
 	if req.Executor != "" && req.Executor != api.ExecutorLocal {
 		return s.startCluster(w, req, src) // cluster.go
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/benchy-eval/benchy/diag"
 	"github.com/benchy-eval/benchy/engine"
@@ -19,8 +20,45 @@ import (
 // from the template's parts and the fields' lengths before any of it is written
 // (textSize), and one past the bound costs nothing to refuse. The engine asks it of every
 // example before the first call (CheckInput), so that such a row stops the run at its
-// line, as a dataset problem (request_too_large).
+// line, as a dataset problem (request_too_large). The text is counted as the request's
+// JSON writes it (jsonLen): a < is \u003c there, so 8 MiB of < would be 48 MiB sent.
 const MaxRenderedBytes = 8 << 20
+
+// maxEscape is the most bytes the request's JSON writes for one byte of text (\u003c).
+const maxEscape = 6
+
+// jsonLen is the length of text as a JSON string's content in a request body, as
+// encoding/json writes it (HTML characters escaped): \" \\ \n \r \t as two bytes, other
+// control characters, < > &, U+2028, U+2029 and each byte of invalid UTF-8 as six.
+func jsonLen(text string) int64 {
+	var n int64
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6 // \ufffd
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
+}
 
 // textCost is the text a part of a request writes: fixed bytes of its own, and the text of
 // each leaf's value as many times as the part names it.
@@ -53,7 +91,7 @@ func partCost(ps []piece) textCost {
 	for _, x := range ps {
 		switch {
 		case x.leaf == nil:
-			c.fixed += int64(len(x.text))
+			c.fixed += jsonLen(x.text)
 		case !ir.IsArtifact(x.leaf.Field.Type):
 			c.use(x.leaf)
 		}
@@ -68,12 +106,12 @@ func renderCost(schema ir.Field) textCost {
 	leaves := schema.Leaves()
 	for i := range leaves {
 		l := &leaves[i]
-		label := int64(len(strings.Join(l.Path, ".")))
+		label := jsonLen(strings.Join(l.Path, "."))
 		if ir.IsArtifact(l.Field.Type) {
-			c.fixed += label + int64(len(": []\n")+len(l.Field.Type))
+			c.fixed += label + jsonLen(": []\n"+l.Field.Type)
 			continue
 		}
-		c.fixed += label + int64(len(": \n"))
+		c.fixed += label + jsonLen(": \n")
 		c.uses = append(c.uses, leafUse{leaf: l, n: 1})
 	}
 	return c
@@ -94,7 +132,7 @@ func (s *textSize) add(c textCost, input map[string]any) {
 	s.bytes = addCapped(s.bytes, c.fixed)
 	s.fixed = addCapped(s.fixed, c.fixed)
 	for _, u := range c.uses {
-		n := int64(len(scalarText(valueAt(input, u.leaf.Path))))
+		n := jsonLen(scalarText(valueAt(input, u.leaf.Path)))
 		w := mulCapped(n, u.n)
 		s.bytes = addCapped(s.bytes, w)
 		if s.most == nil || w > mulCapped(s.mostLen, s.mostUses) {
@@ -106,11 +144,11 @@ func (s *textSize) add(c textCost, input map[string]any) {
 // bound is the most text c writes for any input of a row of at most rowBytes bytes: a
 // value's text is no longer than the row that writes it (a string's escapes only shorten
 // when decoded, other scalars are written as the row writes them), or 4 bytes (null) for
-// a value the row leaves out.
+// a value the row leaves out, and each of its bytes is at most maxEscape bytes sent.
 func (c textCost) bound(rowBytes int64) int64 {
 	n := c.fixed
 	for _, u := range c.uses {
-		n = addCapped(n, mulCapped(rowBytes+4, u.n))
+		n = addCapped(n, mulCapped(mulCapped(rowBytes+4, maxEscape), u.n))
 	}
 	return n
 }
@@ -120,7 +158,7 @@ func (c textCost) bound(rowBytes int64) int64 {
 func (a *modelAdapter) costs() (system, user textCost) {
 	t := a.tmpl
 	if t == nil {
-		system = textCost{fixed: int64(len(a.task.Prompt))}
+		system = textCost{fixed: jsonLen(a.task.Prompt)}
 	} else {
 		system = t.systemCost
 	}
@@ -172,7 +210,7 @@ func (s textSize) tooLarge() error {
 	case s.most != nil:
 		why = fmt.Sprintf(" (input.%s is %s)", strings.Join(s.most.Path, "."), sizeText(s.mostLen))
 	}
-	return fmt.Errorf("its request would carry %s of text%s, more than the %s a request to a provider may carry (artifacts apart)", sizeText(s.bytes), why, mib(MaxRenderedBytes))
+	return fmt.Errorf("its request would carry %s of text as sent (JSON-escaped)%s, more than the %s a request to a provider may carry (artifacts apart)", sizeText(s.bytes), why, mib(MaxRenderedBytes))
 }
 
 // sizeText writes a length in bytes, KiB or MiB, for messages.

@@ -104,9 +104,9 @@ func TestRequestSizeBoundsRendering(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", prompt, err)
 		}
-		rendered := len(rt.Prompt)
+		rendered := jsonLen(rt.Prompt) // as the request's JSON writes it
 		for _, p := range parts {
-			rendered += len(p.Text)
+			rendered += jsonLen(p.Text)
 		}
 		if counted := a.textSize(input).bytes; counted < int64(rendered) || counted > int64(rendered)+8 {
 			t.Errorf("%q: counted %d bytes before rendering, rendered %d", prompt, counted, rendered)
@@ -118,12 +118,17 @@ func TestRequestSizeBoundsRendering(t *testing.T) {
 	}
 }
 
-// TestRowsFitBoundsEveryRow: RowsFit says yes only for row lengths whose every input fits:
-// 1,000 placeholders of a field fit rows of 8,000 bytes (8 MB at most), not of 8,400.
+// TestRowsFitBoundsEveryRow: RowsFit says yes only for row lengths whose every input fits,
+// each byte of a row counted as the 6 bytes JSON may write it as (< is \u003c): 1,000
+// placeholders of a field fit rows of 1,300 bytes (7.8 MB sent at most), not of 1,400; a
+// row CheckInput then reads admits 8,000 plain bytes (8 MB), not 8,400, nor 1,400 of <.
 func TestRowsFitBoundsEveryRow(t *testing.T) {
 	a := newModel(t, Config{Name: "local", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:1/v1"}, boundTask("---user---\n"+strings.Repeat("{{text}}", 1000)), "")
-	if !a.RowsFit(8000) || a.RowsFit(8400) {
-		t.Errorf("RowsFit(8000) %v, RowsFit(8400) %v; want true, false", a.RowsFit(8000), a.RowsFit(8400))
+	if !a.RowsFit(1300) || a.RowsFit(1400) {
+		t.Errorf("RowsFit(1300) %v, RowsFit(1400) %v; want true, false", a.RowsFit(1300), a.RowsFit(1400))
+	}
+	if err := a.CheckInput(map[string]any{"text": strings.Repeat("<", 1400)}); err == nil {
+		t.Error("1,400 bytes of < written 1,000 times (8.4 MB as sent) admitted")
 	}
 	if err := a.CheckInput(map[string]any{"text": strings.Repeat("x", 8000)}); err != nil {
 		t.Errorf("a row RowsFit admits is refused: %v", err)
@@ -155,9 +160,9 @@ func FuzzRequestSize(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: %v", prompt, err)
 		}
-		rendered := len(rt.Prompt)
+		rendered := jsonLen(rt.Prompt) // as the request's JSON writes it
 		for _, p := range parts {
-			rendered += len(p.Text)
+			rendered += jsonLen(p.Text)
 		}
 		if counted := a.textSize(input).bytes; counted < int64(rendered) {
 			t.Fatalf("%q: counted %d bytes before rendering, rendered %d", prompt, counted, rendered)

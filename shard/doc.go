@@ -12,6 +12,8 @@
 // order. Nothing of the shards is taken on trust (Want): every manifest must carry the
 // identities of the run merged, no path is taken from one, and every line is scored again
 // from its prediction against the dataset (engine.Rescorer), as is every line a shard's
-// own run keeps from its journal. The package is pure logic and file formats: the CLI
+// own run keeps from its journal; a line is decoded only as far as a result of the
+// benchmark can go (decodeWithin), and a merge is known by its lines' digest beside its
+// manifests (Set.Digest). The package is pure logic and file formats: the CLI
 // (internal/cli/shard.go and merge.go) runs the engine and prints.
 package shard

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/benchy-eval/benchy/engine"
 	"github.com/benchy-eval/benchy/ir"
@@ -114,9 +115,16 @@ func OpenJournal(path string, s engine.Shard) (*Journal, error) {
 		kept: kept, skip: kept, torn: size - good, good: good}, nil
 }
 
-// MaxLine bounds one line of a journal: a result, whose prediction an adapter bounds well
-// below it.
-const MaxLine = 256 << 20
+// maxReply is the largest reply an adapter reads from an AI-system: a command's answer
+// line (adapter's maxLine), an HTTP response body (adapter's and provider's maxBody).
+const maxReply = 64 << 20
+
+// MaxLine bounds one line of a journal: a result, the largest a run writes about three
+// replies long, and 1 MiB for the rest. A reply of invalid UTF-8 inside a string is
+// repaired (U+FFFD, 3 bytes for each byte) into an invalid output's prediction of three
+// times its size; an undeclared key as long as the reply is in the prediction, the error's
+// path and its message. What decoding a line costs is bounded apart (decodeWithin).
+const MaxLine = 3*maxReply + 1<<20
 
 var errLong = errors.New("line too long")
 
@@ -130,7 +138,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	out := append([]byte(nil), line...)
 	for {
 		more, err := r.ReadSlice('\n')
-		out = append(out, more...)
+		out = appendLong(out, more)
 		if len(out) > MaxLine {
 			return nil, errLong
 		}
@@ -138,6 +146,16 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			return out, err
 		}
 	}
+}
+
+// appendLong appends more to a line being read, doubling its room when it runs out: a
+// line of many MiB read 64 KiB at a time costs twice its size, not the five times append's
+// growth by a quarter costs.
+func appendLong(line, more []byte) []byte {
+	if cap(line)-len(line) < len(more) {
+		line = slices.Grow(line, max(len(more), cap(line)))
+	}
+	return append(line, more...)
 }
 
 // errBusy is lock's error when another process holds the journal.
@@ -257,7 +275,7 @@ func (j *Journal) Rescore(b *ir.Benchmark, benchDir string, paths engine.Paths) 
 		if err != nil {
 			return "", fmt.Errorf("%s: reading line %d again: %w", j.path, n, err)
 		}
-		res, err := DecodeLine(line)
+		res, err := decodeWithin(line, rs.MaxValues())
 		if err == nil {
 			err = rs.Check(&res)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/benchy-eval/benchy/engine"
 )
@@ -88,6 +89,34 @@ func (m *Manifest) Disagreement(want *Manifest) string {
 		return ""
 	}
 	return fmt.Sprint(diffs)
+}
+
+// ClockSkew is how far past a merge's clock a manifest's times may be: the shards ran on
+// other machines.
+const ClockSkew = 5 * time.Minute
+
+// Implausible says how a complete shard's manifest is not one its run can have written,
+// or "": its times RFC 3339, the start not after the end nor the end past now (within
+// ClockSkew), its examples the shard's of the run's total, its workers no more than its
+// examples. A merged report lists them and sums the workers; a stored run shows them.
+func (m *Manifest) Implausible(now time.Time) string {
+	started, err1 := time.Parse(time.RFC3339Nano, m.StartedAt)
+	finished, err2 := time.Parse(time.RFC3339Nano, m.FinishedAt)
+	switch {
+	case err1 != nil:
+		return fmt.Sprintf("its started_at %q is no RFC 3339 time", m.StartedAt)
+	case err2 != nil:
+		return fmt.Sprintf("its finished_at %q is no RFC 3339 time", m.FinishedAt)
+	case finished.Before(started):
+		return fmt.Sprintf("it finished (%s) before it started (%s)", m.FinishedAt, m.StartedAt)
+	case finished.After(now.Add(ClockSkew)):
+		return fmt.Sprintf("it finished in the future (%s; now %s)", m.FinishedAt, now.UTC().Format(time.RFC3339))
+	case m.Examples != m.Shard().Count(m.Total):
+		return fmt.Sprintf("it counts %d examples, where shard %s of %d examples has %d", m.Examples, m.Shard(), m.Total, m.Shard().Count(m.Total))
+	case m.Concurrency < 0 || m.Concurrency > max(m.Examples, 1):
+		return fmt.Sprintf("it ran %d workers for %d examples", m.Concurrency, m.Examples)
+	}
+	return ""
 }
 
 // ReadManifest reads the manifest in a shard's folder; a missing one is os.ErrNotExist,

@@ -2,13 +2,15 @@ package shard
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/maphash"
+	"hash"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,9 +31,8 @@ type Set struct {
 	IR        *ir.Benchmark
 	Canonical []byte // the IR's canonical JSON, as a store records it
 
-	seed maphash.Seed // of sum
-	sum  uint64       // of the lines the last Report read, which WriteDocument writes
-	read bool         // Report has read them
+	sum  []byte // SHA-256 of the lines the last Report read, which WriteDocument writes
+	read *Want  // what the last Report checked them against; nil before it did
 }
 
 // Unfinished is a merge refused because shards are missing or incomplete: each is to be
@@ -143,24 +144,21 @@ func (s *Set) Any() *Manifest {
 
 // Lines reads the shards' journals round-robin: line i is result i, from shard i % N.
 // Each is checked to carry its index, and every journal to end with its shard's last
-// example, so every index is present exactly once. Every line read goes into a hash, so
-// that a second reading can be held to the first's lines (WriteDocument).
+// example, so every index is present exactly once. Every line read goes into a SHA-256
+// digest, so that a second reading can be held to the first's lines (WriteDocument) and a
+// store can tell these lines merged again from others (Set.Digest).
 type Lines struct {
 	set   *Set
 	files []*os.File
 	rs    []*bufio.Reader
 	i     int // the next index
 	total int
-	hash  maphash.Hash
+	hash  hash.Hash
 }
 
 // Lines opens the journals of a complete set.
 func (s *Set) Lines() (*Lines, error) {
-	l := &Lines{set: s, total: s.Manifests[0].Total}
-	if s.seed == (maphash.Seed{}) {
-		s.seed = maphash.MakeSeed()
-	}
-	l.hash.SetSeed(s.seed)
+	l := &Lines{set: s, total: s.Manifests[0].Total, hash: sha256.New()}
 	for _, m := range s.Manifests {
 		f, err := engine.OpenRegular(filepath.Join(Dir(s.Dir, m.Shard()), JournalFile))
 		if errors.Is(err, engine.ErrNotRegular) {
@@ -213,7 +211,7 @@ func (l *Lines) long(k int, head []byte) ([]byte, error) {
 	line := append([]byte(nil), head...)
 	for {
 		more, err := l.rs[k].ReadSlice('\n')
-		line = append(line, more...)
+		line = appendLong(line, more)
 		if len(line) > MaxLine {
 			return nil, l.bad(k, fmt.Sprintf("holds a line longer than %d MiB where example %d should be", MaxLine>>20, l.i))
 		}
@@ -248,7 +246,7 @@ func (r *reader) Read(p []byte) (int, error) {
 			return 0, r.err
 		}
 		r.rest, r.err = r.l.Next()
-		if errors.Is(r.err, io.EOF) && r.l.hash.Sum64() != r.l.set.sum {
+		if errors.Is(r.err, io.EOF) && !bytes.Equal(r.l.hash.Sum(nil), r.l.set.sum) {
 			r.err = errChanged
 		}
 	}
@@ -265,12 +263,17 @@ func (r *reader) Read(p []byte) (int, error) {
 // as a run scores it (engine.Rescorer; a line that is not refuses its shard as damaged),
 // and the dataset must be the one the manifests name. What differs from a single run's is
 // documented: started_at is the first shard's start, finished_at the last shard's end,
-// concurrency the sum of the shards' workers, and shards lists them.
+// concurrency the sum of the shards' workers, and shards lists them; each manifest's
+// record of them is held to what a shard's run writes (Manifest.Implausible).
 func (s *Set) Report(want *Want, each func(*engine.ExampleResult) error) (*engine.Report, error) {
-	s.read = false
+	s.read = nil
+	now := time.Now()
 	for _, m := range s.Manifests {
 		if d := m.Match(want); d != nil {
 			return nil, d
+		}
+		if why := m.Implausible(now); why != "" {
+			return nil, &Unfinished{Dir: s.Dir, Shards: []Missing{{m.Shard(), damagedManifest + why}}}
 		}
 	}
 	first := s.Manifests[0]
@@ -294,7 +297,7 @@ func (s *Set) Report(want *Want, each func(*engine.ExampleResult) error) (*engin
 			return nil, err
 		}
 		k, n := (l.i-1)%len(l.rs), (l.i-1)/len(l.rs)+1 // the shard, and the line in its journal
-		res, err := DecodeLine(line)
+		res, err := decodeWithin(line, rs.MaxValues())
 		if err == nil {
 			err = rs.Check(&res)
 		}
@@ -320,7 +323,7 @@ func (s *Set) Report(want *Want, each func(*engine.ExampleResult) error) (*engin
 	if d := s.datasetMismatch(rs); d != nil {
 		return nil, d
 	}
-	s.sum, s.read = l.hash.Sum64(), true
+	s.sum, s.read = l.hash.Sum(nil), want
 	head := engine.Report{IRHash: want.IRHash, BenchmarkHash: want.BenchmarkHash, DatasetDigest: first.DatasetDigest,
 		AISystem: want.IR.AISystem, System: &want.System, Binding: want.Binding, Limit: first.Limit}
 	var startedAt, finishedAt time.Time
@@ -367,7 +370,7 @@ var errChanged = errors.New("the shards' journals changed while they were merged
 // the journals' lines in index order; lines that are not those Report checked (a journal
 // rewritten in between) fail it.
 func (s *Set) WriteDocument(w io.Writer, rep *engine.Report) error {
-	if !s.read {
+	if s.read == nil {
 		return errors.New("the shards are written once Report has checked them")
 	}
 	l, err := s.Lines()
@@ -388,9 +391,45 @@ func (s *Set) ShardRuns() []engine.ShardRun {
 	return runs
 }
 
-// Identity is what tells one merge's shards from another's, as a merged report lists them
-// (ShardRuns): each shard's K/N, examples, start and end. Shards run again end later, so
-// they are another merge; the same shards merged twice are one.
+// Checked reports whether the last Report read the set's lines, held to want: a caller
+// that checked them first (to know their Digest) need not read them a second time before
+// recording them.
+func (s *Set) Checked(want *Want) bool { return s.read != nil && s.read == want }
+
+// Digest is the SHA-256 of the lines the last Report read, in index order, "" before one
+// did: with the shards' Identity, what tells one merge from another. The same shards with
+// a line edited are another merge of them (StoredDigest).
+func (s *Set) Digest() string {
+	if s.read == nil {
+		return ""
+	}
+	return "sha256:" + hex.EncodeToString(s.sum)
+}
+
+// StoredDigest is Set.Digest of results as a store keeps them (store.Stored), each line
+// as the engine writes it: a merged run's results give the digest of the lines merged,
+// which a run's engine wrote so.
+func StoredDigest(results iter.Seq2[engine.ExampleResult, error]) (string, error) {
+	h := sha256.New()
+	var enc engine.LineEncoder
+	for res, err := range results {
+		if err != nil {
+			return "", err
+		}
+		line, err := enc.Line(&res)
+		if err != nil {
+			return "", err
+		}
+		h.Write(line)
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Identity is what tells one merge's shards from another's by their manifests, as a merged
+// report lists them (ShardRuns): each shard's K/N, examples, start and end. Shards run
+// again end later, so they are another merge; the same shards merged twice are one if
+// their lines are the same too (Digest).
 func Identity(shards []engine.ShardRun) string {
 	h := sha256.New()
 	for _, r := range shards {

@@ -14,17 +14,36 @@ const MaxRuns = 20
 
 // damagedPrefix begins the Why of a shard whose journal a merge cannot read; its run
 // refuses the journal too, so it is to be removed before the shard runs again.
-const damagedPrefix = "has a damaged journal: "
+// damagedManifest begins the Why of a shard whose manifest is not one its run writes;
+// its run would keep its start, so the manifest is to be removed (and the run starts the
+// shard afresh: it continues no journal without a manifest).
+const (
+	damagedPrefix   = "has a damaged journal: "
+	damagedManifest = "has a damaged manifest: "
+)
 
-// Damaged reports whether m's journal is damaged (not merely short): to run it again its
-// journal is to be removed first.
-func (m Missing) Damaged() bool { return strings.HasPrefix(m.Why, damagedPrefix) }
+// Damaged reports whether m's journal or manifest is damaged (not merely short): to run
+// it again that file is to be removed first (Remove).
+func (m Missing) Damaged() bool { return m.Remove() != "" }
+
+// Remove is the file of m's folder to remove before running it again (JournalFile,
+// ManifestFile), or "" for a shard merely missing or incomplete.
+func (m Missing) Remove() string {
+	switch {
+	case strings.HasPrefix(m.Why, damagedPrefix):
+		return JournalFile
+	case strings.HasPrefix(m.Why, damagedManifest):
+		return ManifestFile
+	}
+	return ""
+}
 
 // Run is shards From to To (by K) of N, one after another, missing for one reason.
 type Run struct {
 	From, To, N int
 	Why         string
 	Damaged     bool
+	Remove      string // Missing.Remove
 }
 
 // Single reports whether r is one shard.
@@ -53,7 +72,7 @@ func Runs(ms []Missing) []Run {
 			runs[n-1].To = m.Shard.K
 			continue
 		}
-		runs = append(runs, Run{From: m.Shard.K, To: m.Shard.K, N: m.Shard.N, Why: m.Why, Damaged: m.Damaged()})
+		runs = append(runs, Run{From: m.Shard.K, To: m.Shard.K, N: m.Shard.N, Why: m.Why, Damaged: m.Damaged(), Remove: m.Remove()})
 	}
 	return runs
 }
@@ -72,8 +91,8 @@ func Summary(ms []Missing) string {
 	return strings.Join(parts, "; ")
 }
 
-// Damaged reports whether one of u's shards has a damaged journal: a line edited, forged
-// or out of place, which the merge refused.
+// Damaged reports whether one of u's shards has a damaged journal (a line edited, forged
+// or out of place) or manifest, which the merge refused.
 func (u *Unfinished) Damaged() bool {
 	for _, m := range u.Shards {
 		if m.Damaged() {

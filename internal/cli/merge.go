@@ -92,13 +92,14 @@ func runMerge(e *env, args []string) int {
 	}
 	defer st.Close()
 	stored := storePath(ws)
-	runID, err := workspace.Merged(st, set)
-	if err == nil && runID != "" { // these shards were merged into it before: the document again, no twin run
-		rep, err = set.Report(want, nil)
-		if err == nil {
-			err = writeMerged(*out, set, rep, runID)
-		}
-		if err != nil {
+	// Checked first, before anything is recorded, which gives the lines' digest to look
+	// them up by.
+	if rep, err = set.Report(want, nil); err != nil {
+		return mergeFailed(e, *bench, err)
+	}
+	runID, other, err := workspace.Merged(st, set, rep)
+	if err == nil && runID != "" { // these lines were merged into it before: the document again, no twin run
+		if err = writeMerged(*out, set, rep, runID); err != nil {
 			return mergeFailed(e, *bench, err)
 		}
 		fmt.Fprintf(e.stderr, "merged %s of %s: already recorded as run %s in %s\n", count(set.N, "shard"), dir, runID, stored)
@@ -124,6 +125,12 @@ func runMerge(e *env, args []string) int {
 	fmt.Fprintf(e.stderr, "merged %s of %s\n", count(set.N, "shard"), dir)
 	printSummary(e.stderr, rep, *out)
 	fmt.Fprintf(e.stderr, "recorded as run %s in %s\n", runID, stored)
+	if other != "" {
+		// Recorded all the same: refused, a merge of genuine shards would be kept out of the
+		// store for as long as an edited merge of them is in it, which no command removes.
+		fmt.Fprintf(e.stderr, "benchy merge: warning: run %s was merged from these shards' manifests with other lines: "+
+			"the journals of one of the two merges were edited; compare the two runs' results (benchy runs export --format jsonl %s, and %s)\n", other, other, runID)
+	}
 	return mergedExit(e, rep)
 }
 
@@ -188,10 +195,11 @@ func printUnfinished(w io.Writer, bench string, un *shard.Unfinished) {
 			fmt.Fprintf(w, "  and %d more runs of shards: %s slurm status %s (or %s merge again once these ran) lists them\n", len(runs)-shard.MaxRuns, prog, dir, prog)
 			break
 		}
-		// A damaged journal is refused by its shard's run as by the merge: it goes first.
+		// A damaged journal is refused by its shard's run as by the merge, and a damaged
+		// manifest's start kept by it: the file goes first.
 		rm := ""
-		if r.Damaged {
-			rm = "rm " + shellArg(filepath.Join(un.Dir, shard.Dir("", engine.Shard{K: r.From, N: r.N}), shard.JournalFile)) + " && "
+		if r.Remove != "" {
+			rm = "rm " + shellArg(filepath.Join(un.Dir, shard.Dir("", engine.Shard{K: r.From, N: r.N}), r.Remove)) + " && "
 		}
 		if r.Single() {
 			fmt.Fprintf(w, "  re-run shard %d/%d: %s%s run %s --shard %d/%d --out-dir %s\n", r.From, r.N, rm, prog, bench, r.From, r.N, dir)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -18,10 +19,14 @@ import (
 // fields shard documents). It is the one merge into a store that `benchy merge
 // --into-store` (a new run) and the server's cluster executor (the run it created before
 // submitting) share. On an error after run was called the run's status is left for the
-// caller to set (Refusal says how): a *shard.Unfinished names the shards to run again.
+// caller to set (Refusal says how): a *shard.Unfinished names the shards to run again. A
+// set the caller checked against want already (to look it up with Merged) is not read a
+// second time before run is called.
 func MergeInto(st *store.Store, run func() (string, error), set *shard.Set, want *shard.Want) (id string, rep *engine.Report, err error) {
-	if _, err := set.Report(want, nil); err != nil {
-		return "", nil, err
+	if !set.Checked(want) {
+		if _, err := set.Report(want, nil); err != nil {
+			return "", nil, err
+		}
 	}
 	if id, err = run(); err != nil {
 		return "", nil, err
@@ -84,26 +89,53 @@ func WantRun(run store.Run, dir string, paths engine.Paths) (*shard.Want, error)
 	return w, nil
 }
 
-// Merged is the completed run of st the shards of set were merged into before, or "": a
-// run of the same IR, dataset, binding and limit whose report lists the same shards
-// (shard.Identity: their starts and ends too), so that merging them again adds no twin.
-func Merged(st *store.Store, set *shard.Set) (string, error) {
+// Merged is what st holds of the shards of set, once set.Report has read their lines
+// into rep: same, the completed run they were merged into before, so that merging them
+// again adds no twin: a run of the same IR, dataset, binding and limit whose report lists
+// the same shards (shard.Identity: their starts and ends too) and whose results are the
+// same lines (shard.StoredDigest); and other, such a run whose results are other lines.
+// Manifests alone would let a merge of edited journals, kept beside the shards' own
+// manifests, pass for the shards' merge; one of the two merges had its journals edited,
+// which the caller says. The report a run stored is rep's JSON when its lines are these,
+// so only a run whose report is that is read again, result by result (as store.Stored
+// decodes them, about 10 µs a result).
+func Merged(st *store.Store, set *shard.Set, rep *engine.Report) (same, other string, err error) {
+	digest := set.Digest()
+	if digest == "" {
+		return "", "", errors.New("the shards are looked up in a store once their lines were checked")
+	}
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return "", "", err
+	}
 	m := set.Manifests[0]
 	runs, err := st.ListRuns(store.Filter{IRHash: m.IRHash, DatasetDigest: m.DatasetDigest, Status: store.Completed}, 10000)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	want := shard.Identity(set.ShardRuns())
 	for _, r := range runs {
-		var rep struct {
+		var head struct {
 			Shards []engine.ShardRun `json:"shards"`
 		}
-		if r.Binding != m.Binding || r.Options.Limit != m.Limit || len(r.Report) == 0 || json.Unmarshal(r.Report, &rep) != nil || len(rep.Shards) == 0 {
+		if r.Binding != m.Binding || r.Options.Limit != m.Limit || len(r.Report) == 0 || json.Unmarshal(r.Report, &head) != nil || len(head.Shards) == 0 {
 			continue
 		}
-		if shard.Identity(rep.Shards) == want {
-			return r.ID, nil
+		if shard.Identity(head.Shards) != want {
+			continue
+		}
+		if bytes.Equal(r.Report, body) {
+			d, err := shard.StoredDigest(st.Stored(r.ID))
+			if err != nil {
+				return "", "", err
+			}
+			if d == digest {
+				return r.ID, "", nil
+			}
+		}
+		if other == "" {
+			other = r.ID
 		}
 	}
-	return "", nil
+	return "", other, nil
 }

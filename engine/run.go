@@ -526,7 +526,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 		f := failureOf(err)
 		res.Status = f.Status
 		res.Usage, res.Request = f.Usage, r.request(ex.index, f.Request)
-		res.Error = &ResultError{Code: f.Code, Message: f.Message}
+		res.Error = &ResultError{Code: f.Code, Message: clipMessage(f.Message)}
 		if f.Status == StatusInvalidOutput {
 			res.Prediction = encodable(f.Prediction)
 			res.Error.Path = []string{}
@@ -646,4 +646,19 @@ func invoke(ctx context.Context, ad Adapter, ex *example) (out any, err error) {
 		}
 	}()
 	return ad.Invoke(ctx, ex.index, ex.input)
+}
+
+// clipMessage cuts an error message an adapter passed on (an AI-system's own error text,
+// up to a reply's 64 MiB) to MaxMessage bytes, at a character's start, marked: what a
+// result keeps of it, and so what a merge of a sharded run takes.
+func clipMessage(m string) string {
+	const mark = " … (cut)"
+	if len(m) <= MaxMessage {
+		return m
+	}
+	cut := MaxMessage - len(mark)
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + mark
 }

@@ -83,18 +83,26 @@ func statusBar(s api.Summary) []rect {
 // The other × other cell is neutral, not shaded: it counts the folded members' right
 // answers with their wrong ones, and a dark cell there read as one large confusion (the
 // results page draws it so too).
+//
+// A cell's title names its members as the heads do (short): a member may be 1 MiB, and
+// whole in each title it made one run's report 196 MB. The members the heads cut are
+// named once, below the matrix (Legend), cut at MaxLabel.
 type confusionView struct {
 	Path    string
 	Cells   []rect
 	Heads   []rect // the predicted values, over the columns
 	Rows    []rect // the expected values, left of the rows
 	W, H    float64
-	Others  int // how many members are counted as other (0: none)
-	TooMany int // the number of labels when there are more than api.MaxConfusionLabels (nothing drawn)
+	Others  int      // how many members are counted as other (0: none)
+	TooMany int      // the number of labels when there are more than api.MaxConfusionLabels (nothing drawn)
+	Legend  []member // the members the heads cut, in order
 }
 
+// member is a member the heads name cut: as they name it and as the legend does.
+type member struct{ Short, Name string }
+
 func confusionOf(c api.Confusion) confusionView {
-	v := confusionView{Path: api.DimensionKey(c.Path)}
+	v := confusionView{Path: key(c.Path)}
 	if len(c.Labels) > api.MaxConfusionLabels { // not folded (api.FoldConfusion)
 		v.TooMany = len(c.Labels)
 		return v
@@ -108,6 +116,9 @@ func confusionOf(c api.Confusion) confusionView {
 	n := float64(len(names))
 	v.W, v.H = left+n*cell+10, top+n*cell+10
 	for i, val := range names {
+		if i < len(c.Labels) && short(val) != val {
+			v.Legend = append(v.Legend, member{Short: short(val), Name: label(val)})
+		}
 		h := rect{X: left + float64(i)*cell + cell/2, Y: top - 6, Label: short(val)}
 		v.W = max(v.W, h.X+turned(h.Label)+4) // the heads run up and right, past the last column
 		v.Heads = append(v.Heads, h)
@@ -123,7 +134,7 @@ func confusionOf(c api.Confusion) confusionView {
 		if i == len(c.Labels) {
 			return fmt.Sprintf("one of %d other members", v.Others)
 		}
-		return names[i]
+		return short(names[i])
 	}
 	for i := range names {
 		for j := range names {
@@ -155,11 +166,6 @@ func confusionOf(c api.Confusion) confusionView {
 // text, at most some 7px a character in the usual sans fonts).
 func turned(label string) float64 { return float64(utf8.RuneCountInString(label)) * 7 * math.Sqrt2 / 2 }
 
-// short is an enum value as a matrix's head shows it (its title has it whole).
-func short(s string) string {
-	r := []rune(s)
-	if len(r) > 14 {
-		return string(r[:13]) + "…"
-	}
-	return s
-}
+// short is an enum value as a matrix's heads and titles show it (the legend has it to
+// MaxLabel characters).
+func short(s string) string { return cutChars(s, 14) }

@@ -29,30 +29,30 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p class="muted">A self-contained report written by benchy: it needs no server or network. Values longer than 2000 bytes are cut; <code>benchy runs export</code> has them whole.</p>
+<p class="muted">A self-contained report written by benchy: it needs no server or network. Values longer than 2000 bytes and names longer than 80 characters are cut; <code>benchy runs export</code> has them whole.</p>
 {{if .Mixed}}<p class="note" id="mixed">These runs are of different benchmarks: each has its own section, and no leaderboard ranks runs of different benchmarks together.</p>{{end}}
-<nav>{{range .Sections}}{{$s := .}}{{range .Runs}}<a href="#{{.Anchor}}">{{$s.Benchmark}} · {{.Label}}</a>{{end}}{{end}}</nav>
+<nav>{{range .Sections}}{{$s := .}}{{range .Runs}}<a href="#{{.Anchor}}">{{label $s.Benchmark}} · {{.Label}}</a>{{end}}{{end}}{{with .MoreLinks}} <span class="muted" data-more-links="{{.}}">and {{.}} more runs</span>{{end}}</nav>
 {{end}}{{define "section"}}{{$s := .}}
 <section class="benchmark" id="{{.Anchor}}">
-<h2>{{.Benchmark}}</h2>
+<h2>{{label .Benchmark}}</h2>
 <p>benchmark hash <code>{{.BenchmarkHash}}</code></p>
 {{range .Boards}}
 <h3>Leaderboard on dataset <code>{{short .DatasetDigest}}</code></h3>
 <table class="leaderboard">
 <tr><th>rank</th><th>system</th><th>score</th><th>95% interval</th><th>vs leader</th><th>examples</th><th>valid/invalid/errors</th><th>run</th></tr>
-{{range .Entries}}<tr{{if given $s.Section.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{.System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td>{{with versus .}}<td class="delta" data-verdict="{{.Verdict}}">{{if .Delta}}<code>{{.Delta}}</code> <code class="muted">{{.Interval}}</code> {{end}}<span class="{{.Class}}">{{.Verdict}}</span></td>{{end}}<td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
+{{range .Entries}}<tr{{if given $s.Section.Runs .Run}} class="given"{{end}}><td>{{.Rank}}</td><td>{{label .System}}</td><td>{{f4 .Score}}</td><td>[{{f4 .Interval.Low}}, {{f4 .Interval.High}}]</td>{{with versus .}}<td class="delta" data-verdict="{{.Verdict}}">{{if .Delta}}<code>{{.Delta}}</code> <code class="muted">{{.Interval}}</code> {{end}}<span class="{{.Class}}">{{.Verdict}}</span></td>{{end}}<td>{{.Examples}}</td><td>{{.Valid}}/{{.InvalidOutputs}}/{{.ExecutionErrors}}</td><td><code>{{.Run}}</code></td></tr>
 {{end}}</table>
-<p class="muted">The latest full run of each AI-system on this dataset, from the workspace's store; vs leader is the score minus the leader's, paired over the examples, with its interval: significant when the interval excludes 0.{{range .NotRanked}} Not ranked: {{.System}} ({{.Reason}}).{{end}}</p>
+<p class="muted">The latest full run of each AI-system on this dataset, from the workspace's store; vs leader is the score minus the leader's, paired over the examples, with its interval: significant when the interval excludes 0.{{range .NotRanked}} Not ranked: {{label .System}} ({{clip .Reason}}).{{end}}</p>
 {{end}}
 {{end}}{{define "run"}}<article class="run" id="{{.Anchor}}" data-run="{{.Run.Run.ID}}">
 <h3>{{.Label}} <span class="muted">run <code>{{.Run.Run.ID}}</code> · {{.Run.Run.Status}}</span></h3>
-{{if .Health.Failed}}<p class="banner" data-health>Failed infrastructure, not a score: {{.Health.Sentence}}</p>{{end}}
+{{if .Health.Failed}}<p class="banner" data-health>Failed infrastructure, not a score: {{.Sentence}}</p>{{end}}
 {{if .Health.Failed}}<p class="muted"><span class="score muted" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span> <span data-not-meaningful>not meaningful: the setup failed, not the system</span></p>{{else}}<p><span class="score" data-score>{{.Score}}</span> <span data-interval>{{.Interval}}</span></p>{{end}}
 <table class="identity">
 <tr><th>benchmark hash</th><td><code>{{.Run.Run.BenchmarkHash}}</code></td></tr>
 <tr><th>dataset digest</th><td><code>{{if .Run.Run.DatasetDigest}}{{.Run.Run.DatasetDigest}}{{else}}not recorded{{end}}</code></td></tr>
 <tr><th>IR hash</th><td><code>{{.Run.Run.IRHash}}</code></td></tr>
-{{with .Run.Run.System}}<tr><th>AI-system</th><td>{{.Label}} <code>{{.Hash}}</code>{{if .Binding}} · binding {{.Binding}}{{end}}{{if .PromptSHA256}} · prompt sha256 <code>{{short .PromptSHA256}}</code>{{end}}</td></tr>{{end}}
+{{with .Run.Run.System}}<tr><th>AI-system</th><td>{{label .Label}} <code>{{.Hash}}</code>{{if .Binding}} · binding {{label .Binding}}{{end}}{{if .PromptSHA256}} · prompt sha256 <code>{{short .PromptSHA256}}</code>{{end}}</td></tr>{{end}}
 {{with .Rep}}<tr><th>finished</th><td data-finished>{{when .FinishedAt}}{{if .Limit}} · first {{.Limit}} examples{{end}}</td></tr>{{with .Usage}}<tr><th>usage</th><td>{{.InputTokens}} input tokens, {{.OutputTokens}} output tokens</td></tr>{{if .CostUSD}}<tr><th>cost</th><td data-cost>{{usd .CostUSD}} ({{.PricedExamples}} examples priced{{with .CachedCostUSD}}; {{usd .}} of it replayed from the response cache, not paid again{{end}})</td></tr>{{end}}{{end}}{{with .Cache}}<tr><th>response cache</th><td data-cache>{{.Hits}} hits, {{.Misses}} misses</td></tr>{{end}}{{end}}
 </table>
 <table class="counts">
@@ -72,7 +72,7 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 {{range .Dimensions}}<tr><td>{{.Path}}</td><td>{{.Weight}}</td><td>{{.Accuracy}}</td><td><svg width="100" height="10" role="img" aria-label="{{.Accuracy}}"><rect class="bar" x="0" y="0" width="{{.Width}}" height="10"></rect></svg></td><td>{{.Correct}}/{{.Valid}}</td></tr>
 {{end}}</table>{{with .MoreDims}}<p class="muted" data-more-dimensions>{{.}}.</p>{{end}}</figure>{{end}}
 {{range .Confusion}}<figure data-confusion="{{.Path}}"><figcaption>Confusion: {{.Path}} <span class="muted">(rows expected, columns predicted{{if .Others}}; the most frequent members, {{.Others}} others counted together{{end}})</span></figcaption>
-{{if .TooMany}}<p class="muted">{{.TooMany}} labels: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text{{if .Text}} class="{{.Text}}"{{end}} x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}
+{{if .TooMany}}<p class="muted">{{.TooMany}} labels: too many to draw here.</p>{{else}}<svg width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="confusion matrix of {{.Path}}">{{range .Heads}}<text x="{{.X}}" y="{{.Y}}" text-anchor="start" transform="rotate(-45 {{.X}} {{.Y}})">{{.Label}}</text>{{end}}{{range .Rows}}<text x="{{.X}}" y="{{.Y}}" text-anchor="end">{{.Label}}</text>{{end}}{{range .Cells}}<g><rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text{{if .Text}} class="{{.Text}}"{{end}} x="{{.X}}" y="{{.Y}}" dx="4" dy="20">{{.Label}}</text></g>{{end}}</svg>{{end}}{{with .Legend}}<p class="legend muted" data-members="{{len .}}">{{range .}}<span><b>{{.Short}}</b> {{.Name}}</span> {{end}}</p>{{end}}
 </figure>{{end}}
 {{if .MoreMatrix}}<p class="muted" data-more-matrices>{{.MoreMatrix}} more enum dimensions have a confusion matrix not drawn here; the results page draws each.</p>{{end}}
 </div>
@@ -81,14 +81,15 @@ nav a{margin-right:.8rem}.legend{margin:.3rem 0}.legend span{margin-right:1rem;w
 <p><b>example {{.Index}}</b> · {{.Status}} · score {{.Score}}{{with .Usage}} · {{.InputTokens}}+{{.OutputTokens}} tokens, {{.LatencyMS}} ms{{with .CostUSD}}, {{usd .}}{{end}}{{if .Cached}}{{if deref .Cached}} · <span data-cached>cached</span>{{end}}{{end}}{{end}}</p>
 {{with .Error}}<p class="bad"><code>{{.Code}}</code>{{if .Path}} at <code>{{key .Path}}</code>{{end}}: <span class="v">{{.Message}}</span></p>{{end}}
 {{if .NoInput}}<p class="muted">The run recorded no input or expected output for this example.</p>{{else}}{{$art := .Artifact}}<table class="input"><tr><th>input</th><th>value</th></tr>
-{{range .Inputs}}<tr><td>{{key .Path}}</td><td class="v">{{.Expected}}{{if index $art (key .Path)}} <span class="muted">(a file, relative to the dataset)</span>{{end}}</td></tr>{{end}}</table>{{if .MoreIn}}<p class="muted" data-more-fields>and {{.MoreIn}} more input fields.</p>{{end}}{{end}}
+{{range .Inputs}}<tr><td>{{key .Path}}</td><td class="v">{{.Expected}}{{if index $art (path .Path)}} <span class="muted">(a file, relative to the dataset)</span>{{end}}</td></tr>{{end}}</table>{{if .MoreIn}}<p class="muted" data-more-fields>and {{.MoreIn}} more input fields.</p>{{end}}{{end}}
 <table class="fields"><tr><th></th><th>field</th><th>expected</th><th>prediction</th><th>weight</th></tr>
 {{range .Fields}}<tr><td class="{{if eq .Mark "✓"}}ok{{else if eq .Mark "✗"}}bad{{end}}">{{.Mark}}</td><td>{{key .Path}}</td><td class="v">{{.Expected}}</td><td class="v">{{.Predicted}}</td><td>{{if .Scored}}{{.Weight}}{{end}}</td></tr>{{end}}</table>{{with .MoreOut}}<p class="muted" data-more-fields>{{.}}; <code>benchy runs show --example</code> has them all.</p>{{end}}
 {{if .Clipped}}<p class="muted">Some values were cut by the store; the export has them whole.</p>{{end}}
 </div>
-{{end}}{{define "runEnd"}}{{if .None}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{else if .Cut}}<p class="note" data-cut="{{.NotShown}}">Cut here: {{.Text}}; a report lists at most {{.Budget}} MiB of examples (<code>benchy runs export</code> has them all).</p>{{else if .NotShown}}<p class="muted" data-not-listed="{{.NotShown}}">{{.Text}} (benchy report --examples N lists more).</p>{{end}}
+{{end}}{{define "runEnd"}}{{if .None}}<p class="muted" data-failing="0">No example failed: every one was valid and scored 1.</p>{{else if .Cut}}<p class="note" data-cut="{{.NotShown}}">Cut here: {{.Text}}; {{if .Full}}the report reached its bound of {{.Bound}} MiB{{else}}a report lists at most {{.Budget}} MiB of examples{{end}} (<code>benchy runs export</code> has them all).</p>{{else if .NotShown}}<p class="muted" data-not-listed="{{.NotShown}}">{{.Text}} (benchy report --examples N lists more).</p>{{end}}
 </article>
 {{end}}{{define "sectionEnd"}}</section>
+{{end}}{{define "reportCut"}}<p class="note" data-report-cut="{{.NotShown}}">Cut here: the report reached its bound of {{.Bound}} MiB; {{.NotShown}} more {{if eq .NotShown 1}}run is{{else}}runs are{{end}} not shown, from <code>{{.First}}</code> on (a report of fewer runs shows them).</p>
 {{end}}{{define "tail"}}</body>
 </html>
 {{end}}`))

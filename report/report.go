@@ -74,11 +74,51 @@ const MaxMatrices = 8
 // 80 MB. Past it each run says, where its examples stop, how many are not shown.
 const MaxExampleBytes = 8 << 20
 
-// key is a field's path as the page shows it.
-func key(path []string) string { return api.DimensionKey(path) }
+// MaxLabel bounds, in characters, each name the report draws: an enum member, a
+// dimension's or a field's path, a system's label and binding, a benchmark's name. A
+// member is bounded only by its benchmark file (1 MiB), and a matrix named two in each of
+// its 441 cells: 20 members of 49,000 "&" (5 bytes each in HTML) made one run's report
+// 196 MB. A longer name ends in "…".
+const MaxLabel = 80
+
+// MaxReportBytes bounds a report as written, all its runs together. Each part of it is
+// bounded (a run's head and charts by MaxLabel, MaxFields and MaxMatrices, an example by
+// MaxFields and MaxValue, the examples by MaxExampleBytes), and Write writes a part only
+// while the report stays within this bound, then says where it stopped: 20 runs of
+// charts as large as a run's can be (8 matrices of members of 80 "&") are 21 MB, and the
+// examples at most 8 MiB and one example more.
+const MaxReportBytes = 32 << 20
+
+// MaxLinks bounds the runs the head of a report links to (benchy report takes any number
+// of runs); a line counts the rest.
+const MaxLinks = 100
+
+// label is s as the report draws a name: at most MaxLabel characters.
+func label(s string) string { return cutChars(s, MaxLabel) }
+
+// cutChars is s cut to at most most characters, the last a "…" when it was cut.
+func cutChars(s string, most int) string {
+	n, cut := 0, 0
+	for i := range s { // not []rune(s): a name may be 1 MiB
+		switch n {
+		case most - 1:
+			cut = i
+		case most:
+			return s[:cut] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// key is a field's path as the page shows it, cut as a name (label).
+func key(path []string) string { return label(api.DimensionKey(path)) }
 
 var funcs = template.FuncMap{
-	"key": key,
+	"key":   key,
+	"path":  api.DimensionKey, // whole: what a lookup by path needs
+	"label": label,
+	"clip":  clip,
 	"pct": func(k, n int) string {
 		if n == 0 {
 			return "0%"

@@ -14,9 +14,10 @@ import (
 
 // pageView is what the head of the page reads: the title and a link to each run.
 type pageView struct {
-	Title    string
-	Sections []sectionView
-	Mixed    bool // runs of several benchmarks: no ranking across them
+	Title     string
+	Sections  []sectionView // those with a run linked
+	Mixed     bool          // runs of several benchmarks: no ranking across them
+	MoreLinks int           // the runs past MaxLinks, not linked
 }
 
 type sectionView struct {
@@ -44,8 +45,9 @@ type runView struct {
 	Dimensions []dimensionView
 	MoreDims   string // "N more dimensions, each at least P% accurate", past MaxFields
 	Confusion  []confusionView
-	MoreMatrix int // the enum dimensions not drawn, past MaxMatrices
-	Listed     int // the failing examples it lists (unless the report is cut first)
+	MoreMatrix int    // the enum dimensions not drawn, past MaxMatrices
+	Listed     int    // the failing examples it lists (unless the report is cut first)
+	Sentence   string // its health's, cut at MaxValue (a message may be 1 MiB)
 }
 
 type statusView struct {
@@ -64,34 +66,47 @@ type dimensionView struct {
 }
 
 // head is the page's title and links: each run's label, which its record has before it
-// is loaded.
+// is loaded, for the first MaxLinks runs; the title names the first three benchmarks.
 func head(r Report) pageView {
 	pv := pageView{Title: "Benchy report", Mixed: len(r.Sections) > 1}
 	var names []string
+	links := 0
 	for i, s := range r.Sections {
+		if len(names) < 3 {
+			names = append(names, label(s.Benchmark))
+		}
 		sv := sectionView{Section: s, Anchor: fmt.Sprintf("b%d", i)}
 		for j, run := range s.Runs {
+			if links == MaxLinks {
+				pv.MoreLinks++
+				continue
+			}
+			links++
 			sv.Runs = append(sv.Runs, navView{Anchor: fmt.Sprintf("b%dr%d", i, j), Label: labelOf(run.Run)})
 		}
-		pv.Sections = append(pv.Sections, sv)
-		names = append(names, s.Benchmark)
+		if len(sv.Runs) > 0 {
+			pv.Sections = append(pv.Sections, sv)
+		}
 	}
 	if len(names) > 0 {
 		pv.Title = "Benchy report: " + strings.Join(names, ", ")
+		if more := len(r.Sections) - len(names); more > 0 {
+			pv.Title += fmt.Sprintf(" and %d more", more)
+		}
 	}
 	return pv
 }
 
-// labelOf is a run's system label, "-" without one.
+// labelOf is a run's system label, cut as a name; "-" without one.
 func labelOf(r api.Run) string {
 	if r.System != nil && r.System.Label != "" {
-		return r.System.Label
+		return label(r.System.Label)
 	}
 	return "-"
 }
 
 func runOf(r Run, anchor string) runView {
-	v := runView{Run: r, Anchor: anchor, Label: labelOf(r.Run), Score: "-", Interval: "", Rep: r.Run.DecodeReport()}
+	v := runView{Run: r, Anchor: anchor, Label: labelOf(r.Run), Score: "-", Interval: "", Rep: r.Run.DecodeReport(), Sentence: clip(r.Health.Sentence())}
 	if v.Rep != nil && v.Rep.BenchmarkScore != nil {
 		v.Score = fmt.Sprintf("%.4f", *v.Rep.BenchmarkScore)
 		if c := v.Rep.Confidence; c != nil {
@@ -144,7 +159,7 @@ func dimensionsOf(dims []api.Dimension) ([]dimensionView, string) {
 	var out []dimensionView
 	for _, i := range keep {
 		d := dims[i]
-		dv := dimensionView{Path: api.DimensionKey(d.Path), Accuracy: "-", Correct: d.Correct, Valid: d.Valid, Weight: d.Weight}
+		dv := dimensionView{Path: key(d.Path), Accuracy: "-", Correct: d.Correct, Valid: d.Valid, Weight: d.Weight}
 		if d.Accuracy != nil {
 			dv.Accuracy = fmt.Sprintf("%.1f%%", *d.Accuracy*100) // as the web's results page shows it
 			dv.Width = *d.Accuracy * 100

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
@@ -12,21 +13,41 @@ import (
 // URL of anything outside the file. Every value is escaped by html/template, so a
 // prediction is always text. It streams: each run is loaded (Report.Load), drawn and
 // written before the next, each failing example written as it is drawn, so what it holds
-// at once is one run and one example, and the examples stop at MaxExampleBytes.
+// at once is one run and one example, and the examples stop at MaxExampleBytes. The
+// whole stops within MaxReportBytes: a part (a section's head, a run's, an example) that
+// would pass it is not written, nor is any after it, and a note says how many runs are
+// not shown; no run after the cut is loaded.
 func Write(w io.Writer, r Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := &countingWriter{w: bw}
-	if err := page.ExecuteTemplate(cw, "head", head(r)); err != nil {
+	out := &parts{w: bw, room: MaxReportBytes - closing}
+	if _, err := out.write("head", head(r), true); err != nil {
 		return err
 	}
+	runs := 0
+	for _, s := range r.Sections {
+		runs += len(s.Runs)
+	}
 	examples := 0 // the bytes of examples written
+	shown := 0    // the runs written
+	first := ""   // the first run not shown
 	for i, s := range r.Sections {
 		sv := sectionView{Section: s, Anchor: fmt.Sprintf("b%d", i)}
-		if err := page.ExecuteTemplate(cw, "section", sv); err != nil {
+		ok, err := out.write("section", sv, false)
+		if err != nil {
 			return err
+		}
+		if !ok {
+			if len(s.Runs) > 0 {
+				first = s.Runs[0].Run.ID
+			}
+			break
 		}
 		for j := range s.Runs {
 			run := s.Runs[j]
+			if out.full() {
+				first = run.Run.ID
+				break
+			}
 			n := r.Examples
 			if examples >= MaxExampleBytes {
 				n = 0
@@ -46,33 +67,61 @@ func Write(w io.Writer, r Report) error {
 				id := run.Run.ID
 				whole = func(res api.Result) (api.Result, error) { return r.Whole(id, res) }
 			}
-			if err := writeRun(cw, v, cut, &examples, whole); err != nil {
+			ok, err := writeRun(out, v, cut, &examples, whole)
+			if err != nil {
 				return err
 			}
+			if !ok {
+				first = run.Run.ID
+				break
+			}
+			shown++
 			if err := bw.Flush(); err != nil { // the run is out before the next is read
 				return err
 			}
 		}
-		if err := page.ExecuteTemplate(cw, "sectionEnd", sv); err != nil {
+		if _, err := out.write("sectionEnd", sv, true); err != nil {
+			return err
+		}
+		if first != "" {
+			break
+		}
+	}
+	if shown < runs {
+		end := reportCut{NotShown: runs - shown, First: label(first), Bound: MaxReportBytes >> 20}
+		if _, err := out.write("reportCut", end, true); err != nil {
 			return err
 		}
 	}
-	if err := page.ExecuteTemplate(cw, "tail", nil); err != nil {
+	if _, err := out.write("tail", nil, true); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
+// closing is what Write keeps of MaxReportBytes for what it writes after the last part
+// that fits: a run's end, its section's, the note of the runs not shown and the tail.
+const closing = 4 << 10
+
+// reportCut is the note of the runs a report does not show, past MaxReportBytes.
+type reportCut struct {
+	NotShown int
+	First    string // the first of them
+	Bound    int    // MaxReportBytes in MiB
+}
+
 // writeRun writes one run: its head and charts, then its v.Listed failing examples one by
-// one while the report's examples (*spent bytes) are under MaxExampleBytes, each the store
-// cut read again whole (whole, unless nil), then where they stop: cut when the budget
-// stopped them (or, cut, stopped them before the run). Its heading counts the failing
-// examples and the line after them how many it showed: only then is that known.
-func writeRun(cw *countingWriter, v runView, cut bool, spent *int, whole func(api.Result) (api.Result, error)) error {
-	if err := page.ExecuteTemplate(cw, "run", v); err != nil {
-		return err
+// one while the report's examples (*spent bytes) are under MaxExampleBytes and the report
+// under MaxReportBytes, each the store cut read again whole (whole, unless nil), then
+// where they stop: cut when a bound stopped them (or, cut, stopped them before the run).
+// Its heading counts the failing examples and the line after them how many it showed:
+// only then is that known. It writes nothing, false, when the run's head would pass
+// MaxReportBytes.
+func writeRun(out *parts, v runView, cut bool, spent *int, whole func(api.Result) (api.Result, error)) (bool, error) {
+	if ok, err := out.write("run", v, false); err != nil || !ok {
+		return false, err
 	}
-	shown := 0
+	shown, full := 0, false
 	for _, res := range v.Failing[:v.Listed] {
 		if *spent >= MaxExampleBytes {
 			break
@@ -80,21 +129,28 @@ func writeRun(cw *countingWriter, v runView, cut bool, spent *int, whole func(ap
 		if res.Clipped && whole != nil {
 			read, err := whole(res)
 			if err != nil {
-				return fmt.Errorf("example %d: %w", res.Index, err)
+				return true, fmt.Errorf("example %d: %w", res.Index, err)
 			}
 			res = read
 		}
-		start := cw.n
-		if err := page.ExecuteTemplate(cw, "example", exampleOf(v.Program, res)); err != nil {
-			return err
+		start := out.n
+		ok, err := out.write("example", exampleOf(v.Program, res), false)
+		if err != nil {
+			return true, err
 		}
-		*spent += cw.n - start
+		if !ok {
+			full = true
+			break
+		}
+		*spent += out.n - start
 		shown++
 	}
-	end := runEnd{None: v.FailingTotal == 0, NotShown: max(v.FailingTotal-shown, 0), Budget: MaxExampleBytes >> 20}
+	end := runEnd{None: v.FailingTotal == 0, NotShown: max(v.FailingTotal-shown, 0), Budget: MaxExampleBytes >> 20,
+		Full: full, Bound: MaxReportBytes >> 20}
 	end.Cut = cut || shown < v.Listed
 	end.Text = notShown(end.NotShown, shown, end.Cut)
-	return page.ExecuteTemplate(cw, "runEnd", end)
+	_, err := out.write("runEnd", end, true)
+	return true, err
 }
 
 // runEnd is what a run says after its examples: none failed, or how many it showed and
@@ -104,7 +160,9 @@ type runEnd struct {
 	NotShown int
 	Text     string // notShown's
 	Cut      bool
-	Budget   int // MaxExampleBytes in MiB
+	Budget   int  // MaxExampleBytes in MiB
+	Full     bool // cut at MaxReportBytes, not at the examples' budget
+	Bound    int  // MaxReportBytes in MiB
 }
 
 // notShown words that a run's notShown failing examples are not shown after the first
@@ -127,14 +185,35 @@ func notShown(n, shown int, cut bool) string {
 	return fmt.Sprintf("%d failing %s %s not listed", n, noun, verb)
 }
 
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int
+// parts writes a report part by part, each drawn whole into buf before it is written,
+// and counts the bytes written (n): a part that would take them past room is not written
+// unless it must be (the ends that close the document, which closing keeps room for).
+type parts struct {
+	w       io.Writer
+	buf     bytes.Buffer
+	n       int
+	room    int
+	stopped bool // a part did not fit: none after it is written, though a smaller one might fit
 }
 
-func (c *countingWriter) Write(p []byte) (int, error) {
-	k, err := c.w.Write(p)
-	c.n += k
-	return k, err
+// write draws the template part name of data and writes it when it fits in the room
+// left, or must; it tells whether it wrote it.
+func (p *parts) write(name string, data any, must bool) (bool, error) {
+	p.buf.Reset()
+	if err := page.ExecuteTemplate(&p.buf, name, data); err != nil {
+		return false, err
+	}
+	if !must && (p.stopped || p.n+p.buf.Len() > p.room) {
+		p.stopped = true
+		return false, nil
+	}
+	k, err := p.w.Write(p.buf.Bytes())
+	p.n += k
+	if p.buf.Cap() > 1<<20 { // a run's charts: not kept for the examples after it
+		p.buf = bytes.Buffer{}
+	}
+	return true, err
 }
+
+// full tells whether no part but the ends is written any more.
+func (p *parts) full() bool { return p.stopped || p.n >= p.room }

@@ -10,7 +10,9 @@ import (
 
 // maxReportRuns bounds the runs of one report: each costs its charts' and its failing
 // examples' reads, and its part of the page (charts, at most report.MaxFields rows and
-// report.MaxMatrices matrices; the examples of all runs at most report.MaxExampleBytes).
+// report.MaxMatrices matrices; the examples of all runs at most report.MaxExampleBytes;
+// the whole answer at most report.MaxReportBytes, where 20 runs of an enum of 20 members
+// of 49,000 "&" answered 3.92 GB in 19.6 s).
 const maxReportRuns = 20
 
 // maxReports is how many reports are written at once. A report streams, one run in memory

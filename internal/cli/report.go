@@ -10,7 +10,10 @@ import (
 )
 
 // runReport writes the self-contained HTML report of stored runs: `benchy report RUN...
-// -o report.html`, what GET /api/report sends (fromstore.Gather, report.Write).
+// -o report.html`, what GET /api/report sends (fromstore.Gather, report.Write). It takes
+// any number of runs, where the server takes 20: the file stops at report.MaxReportBytes
+// with a note of the runs not shown, which are never loaded; before writing it holds
+// some hundred bytes a run named, and the head links at most report.MaxLinks of them.
 func runReport(e *env, args []string) int {
 	fs := flags(e, "report")
 	out := fs.String("o", "report.html", "the HTML file to write (replaced whole, never written through: a link there is replaced, not followed)")

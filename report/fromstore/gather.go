@@ -14,10 +14,12 @@ import (
 // Gather reads runs ids (full ids, in the order given, each once) from st into a report
 // listing at most examples failing examples a run (none for 0).
 // Runs of one benchmark hash share a section; a section of several runs has the
-// leaderboard of each dataset they took. It reads each run's record now and the rest
-// (its charts, program and failing examples) when report.Write reaches it (Report.Load),
-// so that writing holds one run at a time, and each example the store cut again whole
-// when it is written (Report.Whole).
+// leaderboard of each dataset they took. It keeps of each run now what the report's head
+// and sections name (its id, benchmark, identities and system) and reads the rest (its
+// record whole, charts, program and failing examples) when report.Write reaches it
+// (Report.Load), so that writing holds one run at a time and what it holds before is
+// some hundred bytes a run named (benchy report takes any number), and each example the
+// store cut again whole when it is written (Report.Whole).
 func Gather(st *store.Store, ids []string, examples int) (report.Report, error) {
 	examples = max(examples, 0)
 	rep := report.Report{Examples: examples, Load: func(r *report.Run, n int) error { return load(st, r, n) },
@@ -33,15 +35,12 @@ func Gather(st *store.Store, ids []string, examples int) (report.Report, error) 
 		if err != nil {
 			return rep, err
 		}
-		var run report.Run
-		raw, err := json.Marshal(r) // store.Run's JSON is the API's run (runs show prints it)
-		if err == nil {
-			err = json.Unmarshal(raw, &run.Run)
-		}
+		full, err := wire(r)
 		if err != nil {
-			return rep, fmt.Errorf("run %s: %w", id, err)
+			return rep, err
 		}
-		run.Run.IR = nil
+		run := report.Run{Run: api.Run{ID: full.ID, Benchmark: full.Benchmark, BenchmarkHash: full.BenchmarkHash,
+			DatasetDigest: full.DatasetDigest, System: full.System, Status: full.Status}}
 		key := r.BenchmarkHash
 		if key == "" { // stored before identities: its own section
 			key = "run:" + r.ID
@@ -62,11 +61,29 @@ func Gather(st *store.Store, ids []string, examples int) (report.Report, error) 
 	return rep, nil
 }
 
-// load fills run out (its Run read by Gather) as the report shows it, with its first
-// examples failing examples.
+// wire is r as the API answers it, without its IR (store.Run's JSON is the API's run:
+// runs show prints it).
+func wire(r store.Run) (api.Run, error) {
+	var out api.Run
+	raw, err := json.Marshal(r)
+	if err == nil {
+		err = json.Unmarshal(raw, &out)
+	}
+	if err != nil {
+		return out, fmt.Errorf("run %s: %w", r.ID, err)
+	}
+	out.IR = nil
+	return out, nil
+}
+
+// load fills run out (its id named by Gather) as the report shows it: its record, with
+// its first examples failing examples.
 func load(st *store.Store, out *report.Run, examples int) error {
 	r, err := st.GetRun(out.Run.ID) // with its IR: the program and enums
 	if err != nil {
+		return err
+	}
+	if out.Run, err = wire(r); err != nil {
 		return err
 	}
 	var b ir.Benchmark

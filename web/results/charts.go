@@ -202,11 +202,16 @@ func (p *Page) dimensionChart(dims []api.Dimension) app.UI {
 // labels: the others' cells are sums over many members (a 60-member enum's other × other
 // counted 62, 45 of them right, where the diagonal's largest was 22 and looked pale
 // beside it). The other × other cell mixes right and wrong answers, so it is neutral, not
-// an error's red; a label's cell with the others is an error and stays one.
+// an error's red; a label's cell with the others is an error and stays one. A cell's title
+// names its members cut at maxTitleLabel characters, and a member the server cut
+// (api.MaxLabelBytes, m.Clipped) names no member whole, so its cells filter nothing:
+// each of the 441 cells named two whole members, and 20 members of 49,000 "&" made one
+// matrix 235 MB of HTML.
 func (p *Page) confusion(m api.Confusion) app.UI {
 	k := api.DimensionKey(m.Path)
+	heading, _ := ui.Clip("Confusion: "+k, maxTitleLabel*2)
 	if len(m.Labels) > api.MaxConfusionLabels { // not folded: a page draws no more
-		return app.Div().Class("chart confusion").DataSet("path", k).Body(app.H3().Text("Confusion: "+k),
+		return app.Div().Class("chart confusion").DataSet("path", k).Body(app.H3().Text(heading),
 			app.P().Class("muted").Text(ui.Int(len(m.Labels))+" labels: too many to draw."))
 	}
 	labels := m.Labels
@@ -222,6 +227,7 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 	}
 	headH := 18 + 5.5*float64(longest) // the column labels, turned 50°
 	other := func(i int) bool { return i >= len(labels) }
+	cut := func(i int) bool { return !other(i) && m.Cut(i) }
 	top := 1 // the largest count between two labels: the others' cells set no scale
 	for _, c := range m.Cells {
 		if !other(c.Expected) && !other(c.Predicted) {
@@ -232,7 +238,8 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 		if other(i) {
 			return "one of " + ui.Int(m.Members-len(m.Labels)) + " other members"
 		}
-		return names[i]
+		s, _ := ui.Clip(names[i], maxTitleLabel)
+		return s
 	}
 	var marks []app.UI
 	for j, v := range names {
@@ -268,6 +275,9 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 				textClass += " light"
 			}
 			title := "expected " + says(i) + ", predicted " + says(j) + ": " + ui.Plural(count, "example")
+			if cut(i) || cut(j) {
+				title += " (a member over " + ui.Int(api.MaxLabelBytes) + " bytes, named cut: not filtered here)"
+			}
 			if mixed {
 				title = "expected one of the " + ui.Int(m.Members-len(m.Labels)) + " other members, predicted one of them: " + ui.Plural(count, "example") +
 					", right and wrong answers mixed (each predicted as itself or as another of them); not an error count"
@@ -280,6 +290,8 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 			switch {
 			case other(i) || other(j):
 				g = g.Class("other").DataSet("other", "1")
+			case cut(i) || cut(j): // names no member whole: a filter by it finds nothing
+				g = g.DataSet("cut", "1")
 			case count > 0:
 				g = g.DataSet("expected", ev).DataSet("predicted", pv).
 					Class("clickable").OnClick(p.filterTo(api.Filter{Field: k, Expected: ev, Predicted: pv}), app.EventScope(ev+"\x00"+pv))
@@ -295,11 +307,14 @@ func (p *Page) confusion(m api.Confusion) app.UI {
 		note = "the " + ui.Int(len(labels)) + " most frequent of " + ui.Int(m.Members) + " members; " + note
 	}
 	return app.Div().Class("chart confusion").DataSet("path", k).Body(
-		app.H3().Text("Confusion: "+k),
+		app.H3().Text(heading),
 		app.Div().Class("muted small").Text(note),
 		svg("svg").Attr("viewBox", "0 0 "+num(w)+" "+num(h)).Attr("width", num(w)).Attr("height", num(h)).Attr("role", "img").Body(marks...),
 	)
 }
+
+// maxTitleLabel is how many characters of a member a confusion cell's title names.
+const maxTitleLabel = 40
 
 // filterTo is a click that shows the results f selects.
 func (p *Page) filterTo(f api.Filter) app.EventHandler {

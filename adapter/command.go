@@ -172,8 +172,24 @@ func (a *commandAdapter) lost(ctx context.Context, p *process, err error) *engin
 		p.kill()
 		return engine.ExecutionError(diag.AdapterError, "%v; the command was killed", err)
 	}
-	return engine.ExecutionError(diag.AdapterError, "%s", p.death(err))
+	why := p.death(err)
+	if p.hasExited() && stopSignal(p.waitErr) {
+		// Stopped by a signal benchy did not send, as a supervisor stops every process of
+		// a job at once: benchy's own stop (its run context) may be a moment behind. That
+		// stop drops this example, to be asked again on a resume or a shard's re-run, where
+		// a failure written now would be kept as the system's.
+		select {
+		case <-ctx.Done():
+			return engine.ExecutionError(diag.Timeout, "the run ended before the AI-system answered (%v); %s", context.Cause(ctx), why)
+		case <-time.After(stopGrace):
+		}
+	}
+	return engine.ExecutionError(diag.AdapterError, "%s", why)
 }
+
+// stopGrace is how long a command stopped by a job's signal waits for benchy's own stop
+// before its death is reported as the example's failure.
+const stopGrace = 2 * time.Second
 
 // request encodes one request line into a.req.
 func (a *commandAdapter) request(index int, input map[string]any) ([]byte, error) {

@@ -18,3 +18,6 @@ func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
 func awaitExit(*os.Process) bool { return false }
 
 func killGroup(p *os.Process) { p.Kill() }
+
+// stopSignal: where a process's signal is not read, no death is a stop's.
+func stopSignal(error) bool { return false }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -58,6 +59,10 @@ func answer(out *bufio.Writer, id string, input json.RawMessage, action string, 
 		os.Exit(3)
 	case "exit0":
 		os.Exit(0)
+	case "sigterm": // stopped by SIGTERM, as a job's supervisor stops every process of it
+		p, _ := os.FindProcess(os.Getpid())
+		p.Signal(syscall.SIGTERM)
+		time.Sleep(10 * time.Second)
 	case "once": // answers, then exits cleanly, as one-shot commands do
 		reply("output", input)
 		out.Flush()

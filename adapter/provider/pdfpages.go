@@ -66,6 +66,7 @@ const maxInflate = 64 << 20
 type pdfScan struct {
 	pages, count, kids int
 	objStreams         int    // object streams the file names (/Type /ObjStm)
+	pendingObjStm      int    // /Type /ObjStm seen since the last stream: that stream's dictionary
 	read               int    // inflated streams that read as object streams (objStream)
 	left               int64  // bytes that may still be inflated
 	cut                bool   // a stream was not inflated whole: left ran out
@@ -92,7 +93,13 @@ func (s *pdfScan) scan(b []byte, top bool) {
 		case t.kind == tokName && (t.text == "Type" || t.text == "Count" || t.text == "Kids") && s.why == "":
 			s.look(l, t.text, i, top)
 		case t.kind == tokWord && t.text == "stream" && top:
-			s.inflate(b[streamStart(b, i):])
+			// A stream is an object stream when its own dictionary, between it and the
+			// stream before, says /Type /ObjStm: only such a stream read as one counts, so
+			// that an ordinary content stream (1 0 0 1 0 0 cm reads as two integers) is no
+			// decoy for an object stream filtered otherwise.
+			objStm := s.pendingObjStm > 0
+			s.pendingObjStm = 0
+			s.inflate(b[streamStart(b, i):], objStm)
 		}
 	}
 	s.steps += l.steps
@@ -121,6 +128,7 @@ func (s *pdfScan) look(l *pdfLook, key string, i int, top bool) {
 		case "ObjStm":
 			if top {
 				s.objStreams++
+				s.pendingObjStm++
 			}
 		}
 	case key == "Kids" && c == '[':
@@ -133,7 +141,7 @@ func (s *pdfScan) look(l *pdfLook, key string, i int, top bool) {
 
 // inflate reads data as zlib data, when it is, and counts what it holds, whole or as far
 // as it is not broken. What passes s.left is not read (s.cut).
-func (s *pdfScan) inflate(data []byte) {
+func (s *pdfScan) inflate(data []byte, objStm bool) {
 	if s.left <= 0 || len(data) < 2 || data[0]&0x0f != 8 || (int(data[0])<<8|int(data[1]))%31 != 0 {
 		s.cut = s.cut || s.left <= 0
 		return
@@ -149,7 +157,7 @@ func (s *pdfScan) inflate(data []byte) {
 		out = out[:0]
 	}
 	s.left -= int64(len(out))
-	if err == nil && objStream(out) {
+	if err == nil && objStm && objStream(out) {
 		s.read++
 	}
 	s.scan(out, false)

@@ -97,7 +97,7 @@ func promptCommands(name, real string, info os.FileInfo, benchDir string, paths 
 				words = append(words, r.Program)
 			}
 			for _, w := range words {
-				for _, word := range strings.FieldsFunc(w, commandSeparator) {
+				for _, word := range ArgWords(w) {
 					if named(word, b.dir) {
 						return refusal(runtimeName(rt.file), id, word)
 					}

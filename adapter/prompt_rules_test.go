@@ -195,3 +195,45 @@ func TestPromptRefusesHardLinksAndGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptRuleReadsShellSpellings: a file a command reads under a spelling a shell
+// rewrites is named all the same: a path with a space given as one argument, and in a
+// sh -c line a word split by quotes, a glob's brackets, a leading $PWD and a backslash
+// (a re-check sent each file's bytes as a prompt and read them back through the API).
+func TestPromptRuleReadsShellSpellings(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFiles(t, dir, map[string]string{
+		RuntimeFile: "bindings:\n" +
+			"  a: {command: [python3, scripts/echo.py, --key-file, \"conf/api key.txt\"]}\n" +
+			"  b: {command: [sh, -c, \"cat co''nf/token.txt\"]}\n" +
+			"  c: {command: [sh, -c, \"cat [k]eys/k.txt\"]}\n" +
+			"  d: {command: [sh, -c, \"cat $PWD/cfg/v.md\"]}\n" +
+			"  e: {command: [sh, -c, \"cat cre\\\\ds.txt\"]}\n" +
+			"providers:\n  local: {kind: openai, base_url: \"http://127.0.0.1:9/v1\"}\n",
+		"scripts/echo.py":  "print('x')\n",
+		"conf/api key.txt": "SECRET-SPACEY-KEY-111\n",
+		"conf/token.txt":   "SECRET-TOKEN\n",
+		"keys/k.txt":       "SECRET-K\n",
+		"cfg/v.md":         "SECRET-V\n",
+		"creds.txt":        "SECRET-CREDS\n",
+		"p/ok.md":          "Label the text.\n",
+	})
+	rt, err := LoadRuntime(filepath.Join(dir, RuntimeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+	paths := engine.Paths{Workspace: dir, Private: []string{filepath.Join(dir, RuntimeFile)}}
+	for _, prompt := range []string{"conf/api key.txt", "conf/token.txt", "keys/k.txt", "cfg/v.md", "creds.txt"} {
+		_, err := rt.Bind(modelBenchmark("local", prompt), dir, paths, nil)
+		if err == nil || !strings.Contains(err.Error(), "named by a binding's command") || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("a run with prompt %q: %v, want it refused as named by a binding's command", prompt, err)
+		}
+		if ds := CheckPrompt(modelBenchmark("local", prompt), dir, engine.Paths{Workspace: dir}); len(ds) != 1 {
+			t.Errorf("validate with prompt %q: %v, want it refused", prompt, ds)
+		}
+	}
+	if _, err := rt.Bind(modelBenchmark("local", "p/ok.md"), dir, paths, nil); err != nil {
+		t.Errorf("an ordinary prompt beside them: %v", err)
+	}
+}

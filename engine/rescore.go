@@ -101,6 +101,14 @@ func (rs *Rescorer) Check(res *ExampleResult) error {
 	if err != nil {
 		return err
 	}
+	if res.Status == StatusInvalidOutput {
+		if n := keptSize(res.Prediction); n > MaxKeptPrediction {
+			return fmt.Errorf("its invalid output's prediction is %d bytes: a run keeps at most %d KiB of one", n, MaxKeptPrediction>>10)
+		}
+		if CutPrediction(res.Prediction) {
+			return nil // cut by the run that wrote it: its error is taken at the engine's word
+		}
+	}
 	if res.Status == StatusExecutionError || res.Status == StatusInvalidOutput && adapterClaim(res.Error) {
 		return nil // no prediction; or one an adapter refused for what the line does not hold
 	}

@@ -528,7 +528,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 		res.Usage, res.Request = f.Usage, r.request(ex.index, f.Request)
 		res.Error = &ResultError{Code: f.Code, Message: clipMessage(f.Message)}
 		if f.Status == StatusInvalidOutput {
-			res.Prediction = encodable(f.Prediction)
+			res.Prediction = keptPrediction(encodable(f.Prediction))
 			res.Error.Path = []string{}
 		}
 		return res
@@ -537,7 +537,7 @@ func (r *runner) evaluate(ctx context.Context, ad Adapter, ex *example) ExampleR
 	got, p := check(out, r.b.Program.Output, nil, r.outputs)
 	if p != nil {
 		res.Status = StatusInvalidOutput
-		res.Prediction = encodable(out)
+		res.Prediction = keptPrediction(encodable(out))
 		res.Error = p
 		if res.Error.Path == nil {
 			res.Error.Path = []string{}

@@ -14,6 +14,7 @@ import (
 // (another IR hash), or two files of the same IR, are refused with a word of --benchmark.
 func TestMergeFindsBenchmarkByIRHash(t *testing.T) {
 	dir := invoiceRun(t)
+	t.Chdir(dir) // the working directory's workspace is searched too: the test's own, not the checkout's
 	bench, out := invoiceShards(t, dir, "2", "0", "1")
 	editManifests(t, out, func(m map[string]any) { m["benchmark"] = "../../../../etc/passwd" })
 	merged := filepath.Join(dir, "merged.json")
